@@ -1,0 +1,32 @@
+"""Chunk Explorer: see, tune and teach how source code gets chunked for retrieval.
+
+The engine (``explorer.engine``) is importable without Textual::
+
+    import explorer
+    chunks = explorer.chunk("src/app.py", source, max_size=1500)
+"""
+
+from .engine.api import Chunker, chunk, chunk_file, chunk_parsed, chunk_stream, languages
+from .engine.languages import detect_language
+from .engine.model import Chunk, Range
+from .engine.options import ChunkOptions
+from .engine.parse import UnsupportedLanguageError
+from .engine.text import BinaryContentError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BinaryContentError",
+    "Chunk",
+    "ChunkOptions",
+    "Chunker",
+    "Range",
+    "UnsupportedLanguageError",
+    "chunk",
+    "chunk_file",
+    "chunk_parsed",
+    "chunk_stream",
+    "detect_language",
+    "languages",
+    "__version__",
+]

@@ -1,0 +1,140 @@
+"""The public chunking API: chunk, chunk_file, chunk_stream, Chunker, languages."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from .chunker import Span, iter_spans
+from .context import make_context_builder
+from .languages import GRAMMARS, UNSAFE_GRAMMARS, extensions_for
+from .model import Chunk, Range
+from .options import ChunkOptions
+from .parse import ParsedFile, parse_source
+from .text import SourceText
+
+
+def parse(filepath: str | None, code: str | bytes, options: ChunkOptions) -> ParsedFile:
+    """Decode (bytes are checked for binary content) and parse with the options' language/strategy."""
+    source = SourceText(code, filepath)
+    return parse_source(source, filepath, options.language, strategy=options.strategy)
+
+
+def iter_chunks(
+    parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None, total: int | None = None
+) -> Iterator[Chunk]:
+    """Chunks of an already parsed file, built lazily (``total=None`` gives ``total_chunks=-1``)."""
+    src = parsed.source
+    builder = make_context_builder(parsed, options, parsed.path, structure)
+    overlap = options.overlap_lines if options.context_mode != "none" else 0
+    strategy = "lines" if parsed.tree is None else "ast"
+    previous = ""
+    for index, span in enumerate(iter_spans(parsed, options)):
+        text = src.slice(span.start, span.end)
+        overlap_text = _last_lines(previous, overlap) if overlap and previous else ""
+        context = builder.context_for(span.start, span.end)
+        first_line, last_line = src.line_range(span.start, span.end)
+        yield Chunk(
+            text=text,
+            contextualized_text=builder.contextualize(context, text, overlap_text),
+            byte_range=Range(span.start, span.end),
+            char_range=Range(src.char_offset(span.start), src.char_offset(span.end)),
+            line_range=Range(first_line, last_line),
+            size=src.measure(options.size_unit, span.start, span.end),
+            size_unit=options.size_unit,
+            nws=src.nws(span.start, span.end),
+            index=index,
+            total_chunks=-1 if total is None else total,
+            context=context,
+            split_start=span.split_start,
+            split_end=span.split_end,
+            strategy=strategy,
+            fallback_reason=parsed.fallback,
+            overlap_text=overlap_text,
+        )
+        previous = text
+
+
+def chunk_parsed(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:
+    """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing."""
+    spans: list[Span] = list(iter_spans(parsed, options))
+    chunks = list(iter_chunks(parsed, options, structure=structure, total=len(spans)))
+    return chunks
+
+
+def _last_lines(text: str, count: int) -> str:
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[-count:])
+
+
+def _options(base: ChunkOptions | None, overrides: dict[str, Any]) -> ChunkOptions:
+    return ChunkOptions.build(base, **overrides) if overrides or base is None else base
+
+
+def chunk(filepath: str | None, code: str | bytes, **options: Any) -> list[Chunk]:
+    """Chunk source code. ``code`` may be ``str`` or ``bytes``; options are the
+    fields of :class:`ChunkOptions` (invalid ones raise ``ValueError``)."""
+    opts = _options(None, options)
+    return chunk_parsed(parse(filepath, code, opts), opts)
+
+
+def chunk_stream(filepath: str | None, code: str | bytes, **options: Any) -> Iterator[Chunk]:
+    """Yield chunks as they are produced (``total_chunks`` is -1)."""
+    opts = _options(None, options)
+    yield from iter_chunks(parse(filepath, code, opts), opts)
+
+
+def chunk_file(path: str | os.PathLike[str], **options: Any) -> list[Chunk]:
+    """Read a file (never writing to it) and chunk it."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    return chunk(os.fspath(path), data, **options)
+
+
+class Chunker:
+    """Reusable options; per-call keyword options override them."""
+
+    def __init__(self, options: ChunkOptions | None = None, **overrides: Any):
+        self.options = _options(options, overrides)
+
+    def chunk(self, filepath: str | None, code: str | bytes, **overrides: Any) -> list[Chunk]:
+        opts = _options(self.options, overrides)
+        return chunk_parsed(parse(filepath, code, opts), opts)
+
+    def stream(self, filepath: str | None, code: str | bytes, **overrides: Any) -> Iterator[Chunk]:
+        opts = _options(self.options, overrides)
+        yield from iter_chunks(parse(filepath, code, opts), opts)
+
+    def chunk_file(self, path: str | os.PathLike[str], **overrides: Any) -> list[Chunk]:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return self.chunk(os.fspath(path), data, **overrides)
+
+
+def languages() -> list[dict[str, Any]]:
+    """Every language: its chunking level and structure level, and the file names it is detected by.
+
+    ``chunking`` is ``ast`` for every grammar in the pack (``lines`` for the few whose
+    parser is unsafe); ``structure`` is ``full`` (entities, signatures, docstrings,
+    imports) or ``generic`` (definitions found by node kind and ``name`` field).
+    """
+    try:
+        from .structure import structure_level
+    except ImportError:  # pragma: no cover - structure support not installed yet
+        def structure_level(language: str) -> str:
+            return "generic"
+
+    rows = []
+    for name in GRAMMARS:
+        unsafe = name in UNSAFE_GRAMMARS
+        rows.append(
+            {
+                "name": name,
+                "chunking": "lines" if unsafe else "ast",
+                "structure": "none" if unsafe else structure_level(name),
+                "extensions": extensions_for(name),
+                **({"note": UNSAFE_GRAMMARS[name]} if unsafe else {}),
+            }
+        )
+    return rows

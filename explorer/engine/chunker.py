@@ -1,0 +1,249 @@
+"""The cAST chunking algorithm, over byte offsets, without recursion.
+
+The file is seen as a sequence of *pieces* that tile it exactly. A piece is a
+run of sibling syntax nodes (or, inside an over-long token, a line or a run of
+characters) together with the whitespace around it, so cuts between pieces
+fall at line starts whenever the source allows. A greedy window walks the
+pieces in order:
+
+* a piece that fits in the open window joins it;
+* a piece that fits on its own closes the window and opens the next one;
+* an oversized piece is *expanded* in place (the window stays open, so its
+  first parts fill the window): a run of nodes into single nodes, a node into
+  groups of its children, a token into lines, a line into characters.
+
+Children are grouped before they become pieces: leading punctuation and
+keywords join the first named child, trailing ones the last, and comments,
+decorators and attributes directly above a node join it. A group that fits is
+never split, so a definition that fits in one chunk stays whole and keeps its
+doc comment. Pieces live on an explicit stack: nesting depth costs nothing.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from .options import ChunkOptions
+from .parse import ParsedFile
+from .text import WHITESPACE, SourceText
+
+#: Node kinds that belong with the node after them (when no blank line separates them).
+ATTACH_FORWARD = frozenset(
+    {"decorator", "attribute_item", "attribute_list", "annotation", "marker_annotation", "attribute"}
+)
+
+#: How the cut at a piece's start was made.
+CLEAN, LINE, CHAR = None, "line", "char"
+
+
+@dataclass(slots=True)
+class Piece:
+    start: int
+    end: int
+    nodes: tuple[Node, ...] | None  # None: a stretch of text inside a token (or a whole unparsed file)
+    cut: str | None = CLEAN  # how the cut at ``start`` was made
+
+    @property
+    def single_line_text(self) -> bool:
+        return self.nodes is None and self.cut == CHAR
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """One chunk's byte range and how its two edges were cut."""
+
+    start: int
+    end: int
+    split_start: str | None
+    split_end: str | None
+
+
+#: Called as ``trace(step, piece, window_start, detail)`` for every decision.
+TraceHook = Callable[[str, Piece, "int | None", str], None]
+
+
+def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None) -> Iterator[Span]:
+    """Yield the chunk spans of a parsed file in order. They tile the file exactly;
+    none is larger than ``options.max_size`` in ``options.size_unit``."""
+    src = parsed.source
+    if src.nws() == 0:
+        return
+    unit, limit = options.size_unit, options.max_size
+    root = parsed.root
+    first = Piece(0, len(src.data), (root,) if root is not None else None)
+    stack = [first]
+    win_start: int | None = None
+    win_cut: str | None = CLEAN
+    while stack:
+        piece = stack.pop()
+        if win_start is not None and src.measure(unit, win_start, piece.end) <= limit:
+            if trace:
+                trace("add", piece, win_start, "fits in the window")
+            continue
+        if src.measure(unit, piece.start, piece.end) <= limit:
+            if win_start is not None:
+                if trace:
+                    trace("close", piece, win_start, "does not fit: the window closes")
+                yield Span(win_start, piece.start, win_cut, piece.cut)
+            win_start, win_cut = piece.start, piece.cut
+            if trace:
+                trace("open", piece, win_start, "starts a new window")
+            continue
+        parts = _expand(src, piece)
+        if parts is None:  # a single over-long line: cut it at characters
+            if win_start is not None:
+                yield Span(win_start, piece.start, win_cut, piece.cut)
+                if trace:
+                    trace("close", piece, win_start, "an over-long line starts its own chunks")
+            win_start = None
+            for start, end, cut in _char_cuts(src, piece, unit, limit):
+                if end == piece.end:
+                    win_start, win_cut = start, cut
+                    break
+                if trace:
+                    trace("split_chars", Piece(start, end, None, cut), start, "cut inside the line at the limit")
+                yield Span(start, end, cut, CHAR)
+            continue
+        if trace:
+            trace(_expand_step(piece), piece, win_start, f"too big alone: split into {len(parts)} parts")
+        stack.extend(reversed(parts))
+    if win_start is not None:
+        yield Span(win_start, len(src.data), win_cut, CLEAN)
+
+
+def _expand_step(piece: Piece) -> str:
+    if piece.nodes is None:
+        return "split_lines"
+    if len(piece.nodes) > 1:
+        return "separate"
+    return "descend" if piece.nodes[0].child_count else "split_lines"
+
+
+def _expand(src: SourceText, piece: Piece) -> list[Piece] | None:
+    """The parts of an oversized piece, or None when it is a single line."""
+    nodes = piece.nodes
+    if nodes is not None and len(nodes) > 1:
+        return _pieces_for_runs(src, piece, [(n,) for n in nodes])
+    if nodes is not None and nodes[0].child_count:
+        children = nodes[0].children
+        groups = _group_children(src, children)
+        if len(groups) == 1:
+            groups = [(c,) for c in children]
+        return _pieces_for_runs(src, piece, groups)
+    return _line_pieces(src, piece)
+
+
+def _pieces_for_runs(src: SourceText, piece: Piece, runs: list[tuple[Node, ...]]) -> list[Piece]:
+    pieces: list[Piece] = []
+    start, cut = piece.start, piece.cut
+    for prev, nxt in zip(runs, runs[1:]):
+        boundary = _cut_between(src, prev[-1].end_byte, nxt[0].start_byte)
+        pieces.append(Piece(start, boundary, prev, cut))
+        start, cut = boundary, CLEAN
+    pieces.append(Piece(start, piece.end, runs[-1], cut))
+    return pieces
+
+
+def _cut_between(src: SourceText, left_end: int, right_start: int) -> int:
+    """Where to cut between two nodes: after the last line break between them
+    (so the next chunk starts at a line start, indentation included), else
+    right before the second node."""
+    if right_start <= left_end:
+        return left_end
+    gap = src.data[left_end:right_start]
+    if gap.translate(None, WHITESPACE):
+        return right_start  # text no node covers stays with the left piece
+    nl = max(gap.rfind(b"\n"), gap.rfind(b"\r"))
+    return left_end + nl + 1 if nl >= 0 else right_start
+
+
+def _is_comment(node: Node) -> bool:
+    return "comment" in node.type
+
+
+def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, ...]]:
+    """Group a node's children into the units a cut may fall between.
+
+    A group is: comments/decorators directly above + leading anonymous tokens +
+    one named node + trailing anonymous tokens and same-line trailing comments.
+    """
+    groups: list[list[Node]] = []
+    current: list[Node] = []
+    has_core = False
+    for child in children:
+        if not child.is_named:
+            current.append(child)
+            continue
+        leading = _is_comment(child) or child.type in ATTACH_FORWARD
+        if has_core:
+            if _is_comment(child) and current and _same_line(src, current[-1].end_byte, child.start_byte):
+                current.append(child)  # a trailing comment stays with its line
+                continue
+            groups.append(current)
+            current, has_core = [], False
+        elif current and _blank_line_between(src, current[-1].end_byte, child.start_byte):
+            groups.append(current)  # a comment block set apart stands alone
+            current = []
+        current.append(child)
+        has_core = not leading
+    if current:
+        if not has_core and groups and not any(n.is_named for n in current):
+            groups[-1].extend(current)
+        else:
+            groups.append(current)
+    return [tuple(g) for g in groups]
+
+
+def _same_line(src: SourceText, left_end: int, right_start: int) -> bool:
+    gap = src.data[left_end:right_start]
+    return b"\n" not in gap and b"\r" not in gap
+
+
+def _blank_line_between(src: SourceText, left_end: int, right_start: int) -> bool:
+    gap = src.data[left_end:right_start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return gap.count(b"\n") >= 2
+
+
+def _line_pieces(src: SourceText, piece: Piece) -> list[Piece] | None:
+    starts = src.line_starts
+    lo = bisect_right(starts, piece.start)
+    hi = bisect_right(starts, piece.end - 1)
+    inner = starts[lo:hi]
+    if not inner:
+        return None
+    bounds = [piece.start, *inner, piece.end]
+    pieces = [Piece(a, b, None, LINE) for a, b in zip(bounds, bounds[1:])]
+    pieces[0].cut = piece.cut
+    return pieces
+
+
+def _char_cuts(src: SourceText, piece: Piece, unit: str, limit: int) -> Iterator[tuple[int, int, str | None]]:
+    """Greedy cuts of one line at character boundaries, each part within the limit."""
+    start, cut = piece.start, piece.cut
+    end = piece.end
+    while start < end:
+        if src.measure(unit, start, end) <= limit:
+            yield start, end, cut
+            return
+        lo, hi = start + 1, end  # find the largest stop with measure(start, stop) <= limit
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if src.measure(unit, start, mid) <= limit:
+                lo = mid
+            else:
+                hi = mid - 1
+        stop = src.floor_char_boundary(lo)
+        if stop <= start:  # never inside a character, always progress
+            stop = start + 1
+            while not src.is_char_boundary(stop):
+                stop += 1
+        yield start, stop, cut
+        start, cut = stop, CHAR
+
+
+def split_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None) -> list[Span]:
+    return list(iter_spans(parsed, options, trace))

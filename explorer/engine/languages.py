@@ -1,0 +1,181 @@
+"""Language detection and grammar loading (tree-sitter-language-pack 0.13.0, bundled grammars)."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import typing
+from functools import lru_cache
+
+import tree_sitter_language_pack as _pack
+from tree_sitter import Language, Parser
+
+#: Every grammar the pack ships (173 in 0.13.0).
+GRAMMARS: tuple[str, ...] = tuple(sorted(typing.get_args(_pack.SupportedLanguage)))
+
+#: Grammars that hang inside the C parser on some input (found by probing every
+#: grammar with small inputs); chunked line-based so a file can never freeze us.
+UNSAFE_GRAMMARS = {"cobol": "the COBOL grammar can hang on ordinary input"}
+
+#: Grammars that describe data or prose rather than code, still AST-chunked.
+_EXTENSIONS: dict[str, str] = {
+    # the languages with full structure support
+    "py": "python", "pyi": "python", "pyw": "python",
+    "ts": "typescript", "mts": "typescript", "cts": "typescript",
+    "tsx": "tsx",
+    "js": "javascript", "jsx": "javascript", "mjs": "javascript", "cjs": "javascript",
+    "rs": "rust", "go": "go", "java": "java",
+    "c": "c", "h": "c",
+    "cc": "cpp", "cpp": "cpp", "cxx": "cpp", "c++": "cpp", "hpp": "cpp", "hh": "cpp", "hxx": "cpp",
+    "h++": "cpp", "ipp": "cpp", "tpp": "cpp", "inl": "cpp",
+    "cs": "csharp", "kt": "kotlin", "kts": "kotlin", "swift": "swift",
+    "rb": "ruby", "rake": "ruby", "gemspec": "ruby", "ru": "ruby",
+    "php": "php", "phtml": "php", "scala": "scala", "sc": "scala",
+    # everything else in the pack
+    "as": "actionscript", "adb": "ada", "ads": "ada", "agda": "agda", "cls": "apex",
+    "ino": "arduino", "asm": "asm", "s": "asm", "astro": "astro",
+    "sh": "bash", "bash": "bash", "zsh": "bash", "ksh": "bash",
+    "beancount": "beancount", "bib": "bibtex", "bicep": "bicep", "bb": "bitbake", "bbappend": "bitbake",
+    "bbclass": "bitbake", "bsl": "bsl", "cairo": "cairo", "capnp": "capnp",
+    "clj": "clojure", "cljs": "clojure", "cljc": "clojure", "edn": "clojure", "cmake": "cmake",
+    "cbl": "cobol", "cob": "cobol", "lisp": "commonlisp", "lsp": "commonlisp", "cl": "commonlisp",
+    "css": "css", "csv": "csv", "cu": "cuda", "cuh": "cuda", "d": "d", "dart": "dart",
+    "dockerfile": "dockerfile", "dtd": "dtd", "el": "elisp", "ex": "elixir", "exs": "elixir",
+    "elm": "elm", "erb": "embeddedtemplate", "ejs": "embeddedtemplate",
+    "erl": "erlang", "hrl": "erlang", "fnl": "fennel", "fir": "firrtl", "fish": "fish",
+    "f": "fortran", "f90": "fortran", "f95": "fortran", "f03": "fortran", "for": "fortran",
+    "fs": "fsharp", "fsx": "fsharp", "fsi": "fsharp_signature", "fc": "func", "gd": "gdscript",
+    "gleam": "gleam", "glsl": "glsl", "vert": "glsl", "frag": "glsl", "gn": "gn", "gni": "gn",
+    "graphql": "graphql", "gql": "graphql", "groovy": "groovy", "gradle": "groovy",
+    "hack": "hack", "hh": "cpp", "ha": "hare", "hs": "haskell", "lhs": "haskell", "hx": "haxe",
+    "hcl": "hcl", "tf": "terraform", "tfvars": "terraform", "heex": "heex", "hlsl": "hlsl",
+    "html": "html", "htm": "html", "xhtml": "html", "ini": "ini", "cfg": "ini", "ispc": "ispc",
+    "janet": "janet", "json": "json", "jsonc": "json", "json5": "json", "jsonnet": "jsonnet",
+    "libsonnet": "jsonnet", "jl": "julia", "kdl": "kdl", "tex": "latex", "sty": "latex",
+    "ld": "linkerscript", "ll": "llvm", "lua": "lua", "luau": "luau", "mk": "make", "mak": "make",
+    "md": "markdown", "markdown": "markdown", "m": "objc", "mm": "objc", "mermaid": "mermaid",
+    "mmd": "mermaid", "axs": "netlinx", "nim": "nim", "nims": "nim", "ninja": "ninja",
+    "nix": "nix", "nqc": "nqc", "ml": "ocaml", "mli": "ocaml_interface", "odin": "odin",
+    "org": "org", "pas": "pascal", "pp": "puppet", "dpr": "pascal", "pem": "pem",
+    "pl": "perl", "pm": "perl", "t": "perl", "pgn": "pgn", "po": "po", "pot": "po",
+    "pony": "pony", "ps1": "powershell", "psm1": "powershell", "psd1": "powershell",
+    "prisma": "prisma", "properties": "properties", "proto": "proto", "psv": "psv",
+    "purs": "purescript", "qml": "qmljs", "r": "r", "rkt": "racket", "re": "re2c",
+    "rego": "rego", "ron": "ron", "rst": "rst", "scm": "scheme", "ss": "scheme",
+    "scss": "scss", "smali": "smali", "smithy": "smithy", "sol": "solidity", "rq": "sparql",
+    "sparql": "sparql", "sql": "sql", "nut": "squirrel", "star": "starlark", "bzl": "starlark",
+    "svelte": "svelte", "td": "tablegen", "tcl": "tcl", "thrift": "thrift", "toml": "toml",
+    "tsv": "tsv", "twig": "twig", "typ": "typst", "ungram": "ungrammar", "tal": "uxntal",
+    "v": "v", "vsh": "v", "sv": "verilog", "svh": "verilog", "vh": "verilog",
+    "vhd": "vhdl", "vhdl": "vhdl", "vim": "vim", "vue": "vue", "wast": "wast", "wat": "wat",
+    "wgsl": "wgsl", "xml": "xml", "xsd": "xml", "xsl": "xml", "svg": "xml", "plist": "xml",
+    "yaml": "yaml", "yml": "yaml", "yuck": "yuck", "zig": "zig", "magik": "magik",
+    "gitattributes": "gitattributes", "gitignore": "gitignore", "mod": "gomod", "sum": "gosum",
+    "rules": "udev", "kconfig": "kconfig", "meson": "meson", "hypr": "hyprlang",
+    "hyprlang": "hyprlang", "dockerignore": "gitignore", "chatito": "chatito",
+}
+
+_FILE_NAMES: dict[str, str] = {
+    "makefile": "make", "gnumakefile": "make", "dockerfile": "dockerfile",
+    "containerfile": "dockerfile", "cmakelists.txt": "cmake", "rakefile": "ruby",
+    "gemfile": "ruby", "podfile": "ruby", "vagrantfile": "ruby", "guardfile": "ruby",
+    "build": "starlark", "build.bazel": "starlark", "workspace": "starlark",
+    "tiltfile": "starlark", "justfile": "make", ".bashrc": "bash", ".bash_profile": "bash",
+    ".profile": "bash", ".zshrc": "bash", ".gitignore": "gitignore", ".dockerignore": "gitignore",
+    ".gitattributes": "gitattributes", "go.mod": "gomod", "go.sum": "gosum",
+    "requirements.txt": "requirements", "kconfig": "kconfig", "meson.build": "meson",
+    "build.ninja": "ninja", "commit_editmsg": "gitcommit", ".inputrc": "readline",
+    "manifest.in": "pymanifest", "qmldir": "qmldir", ".vimrc": "vim", "_vimrc": "vim",
+    "pipfile": "toml", "cargo.lock": "toml", "poetry.lock": "toml",
+}
+
+_INTERPRETERS: dict[str, str] = {
+    "python": "python", "python2": "python", "python3": "python", "pypy": "python",
+    "pypy3": "python", "node": "javascript", "nodejs": "javascript", "deno": "typescript",
+    "bun": "javascript", "ts-node": "typescript", "tsx": "typescript", "sh": "bash",
+    "bash": "bash", "zsh": "bash", "ksh": "bash", "dash": "bash", "ruby": "ruby",
+    "perl": "perl", "php": "php", "lua": "lua", "luajit": "lua", "fish": "fish",
+    "Rscript": "r", "julia": "julia", "elixir": "elixir", "escript": "erlang",
+    "tclsh": "tcl", "wish": "tcl", "make": "make", "scala": "scala", "groovy": "groovy",
+    "swift": "swift", "kotlin": "kotlin", "racket": "racket", "guile": "scheme",
+    "janet": "janet", "pwsh": "powershell", "nim": "nim", "runghc": "haskell",
+}
+
+_ALIASES: dict[str, str] = {
+    "ts": "typescript", "js": "javascript", "jsx": "javascript", "py": "python",
+    "rs": "rust", "golang": "go", "c++": "cpp", "cxx": "cpp", "c#": "csharp", "cs": "csharp",
+    "c_sharp": "csharp", "kt": "kotlin", "rb": "ruby", "sh": "bash", "shell": "bash",
+    "yml": "yaml", "md": "markdown", "objective-c": "objc", "objectivec": "objc",
+    "hs": "haskell", "ex": "elixir", "tf": "terraform", "text": "text", "plain": "text",
+}
+
+_SHEBANG = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
+
+
+def resolve_language(name: str) -> str:
+    """Canonical grammar name for a user-given language name; ValueError if unknown."""
+    key = str(name).strip().lower()
+    key = _ALIASES.get(key, key)
+    if key in GRAMMARS or key == "text":
+        return key
+    close = [g for g in GRAMMARS if g.startswith(key[:2])][:6]
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise ValueError(f"unknown language {name!r}{hint}; `chunk-explorer languages` lists them all")
+
+
+def detect_language(path: str | os.PathLike[str] | None, head: bytes | None = None) -> str | None:
+    """Language of a file from its name (extension, case-insensitive, or well-known
+    file name), else from a shebang in ``head``. ``None`` when unknown."""
+    if path:
+        base = os.path.basename(os.fspath(path)).lower()
+        if base in _FILE_NAMES:
+            return _FILE_NAMES[base]
+        stem, dot, ext = base.rpartition(".")
+        if dot and stem and ext in _EXTENSIONS:
+            return _EXTENSIONS[ext]
+        if base.startswith("dockerfile.") or base.endswith(".dockerfile"):
+            return "dockerfile"
+        if base.startswith("makefile."):
+            return "make"
+    if head and head.startswith(b"#!"):
+        return _from_shebang(head.split(b"\n", 1)[0])
+    return None
+
+
+def _from_shebang(line: bytes) -> str | None:
+    m = _SHEBANG.match(line)
+    if not m:
+        return None
+    prog = os.path.basename(m.group(1).decode("utf-8", "replace"))
+    if prog == "env" and m.group(2):
+        prog = os.path.basename(m.group(2).decode("utf-8", "replace"))
+        if prog.startswith("-") :
+            return None
+    prog = re.sub(r"[\d.]+$", "", prog) or prog
+    return _INTERPRETERS.get(prog)
+
+
+def extensions_for(language: str) -> list[str]:
+    exts = sorted(f".{e}" for e, lang in _EXTENSIONS.items() if lang == language)
+    names = sorted(n for n, lang in _FILE_NAMES.items() if lang == language)
+    return exts + names
+
+
+@lru_cache(maxsize=None)
+def get_language(language: str) -> Language:
+    return _pack.get_language(language)  # type: ignore[arg-type]
+
+
+_local = threading.local()
+
+
+def get_parser(language: str) -> Parser:
+    """A parser for this thread (tree-sitter parsers must not be shared across threads)."""
+    parsers = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = Parser(get_language(language))
+    return parser

@@ -1,0 +1,64 @@
+"""Chunking options: one vocabulary shared by the API, the CLI, the settings file and the TUI."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+SIZE_UNITS = ("nws", "chars", "lines")
+STRATEGIES = ("ast", "lines")
+CONTEXT_MODES = ("none", "minimal", "full")
+SIBLING_DETAILS = ("none", "names", "signatures")
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkOptions:
+    max_size: int = 1500
+    size_unit: str = "nws"
+    overlap_lines: int = 0
+    language: str | None = None
+    strategy: str = "ast"
+    context_mode: str = "full"
+    sibling_detail: str = "signatures"
+    filter_imports: bool = False
+    max_siblings: int = 3
+
+    def __post_init__(self) -> None:
+        _check_int("max_size", self.max_size, minimum=1)
+        _check_int("overlap_lines", self.overlap_lines, minimum=0)
+        _check_int("max_siblings", self.max_siblings, minimum=0)
+        _check_choice("size_unit", self.size_unit, SIZE_UNITS)
+        _check_choice("strategy", self.strategy, STRATEGIES)
+        _check_choice("context_mode", self.context_mode, CONTEXT_MODES)
+        _check_choice("sibling_detail", self.sibling_detail, SIBLING_DETAILS)
+        if not isinstance(self.filter_imports, bool):
+            raise ValueError(f"filter_imports must be true or false, not {self.filter_imports!r}")
+        if self.language is not None:
+            from .languages import resolve_language
+
+            object.__setattr__(self, "language", resolve_language(self.language))
+
+    @classmethod
+    def build(cls, base: "ChunkOptions | None" = None, **overrides: Any) -> "ChunkOptions":
+        """Options from a base and keyword overrides; unknown names raise ValueError."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise ValueError(
+                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                f"valid options: {', '.join(sorted(known))}"
+            )
+        return replace(base or cls(), **overrides)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _check_int(name: str, value: Any, *, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, not {value!r}")
+
+
+def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
