@@ -29,7 +29,7 @@ from tree_sitter import Node
 
 from .options import ChunkOptions
 from .parse import ParsedFile
-from .text import WHITESPACE, SourceText
+from .text import SourceText
 
 #: Node kinds that belong with the node after them (when no blank line separates them).
 ATTACH_FORWARD = frozenset(
@@ -46,10 +46,6 @@ class Piece:
     end: int
     nodes: tuple[Node, ...] | None  # None: a stretch of text inside a token (or a whole unparsed file)
     cut: str | None = CLEAN  # how the cut at ``start`` was made
-
-    @property
-    def single_line_text(self) -> bool:
-        return self.nodes is None and self.cut == CHAR
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +68,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
     src = parsed.source
     if src.nws() == 0:
         return
-    unit, limit = options.size_unit, options.max_size
+    size, limit = src.sizer(options.size_unit), options.max_size
     root = parsed.root
     first = Piece(0, len(src.data), (root,) if root is not None else None)
     stack = [first]
@@ -80,11 +76,11 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
     win_cut: str | None = CLEAN
     while stack:
         piece = stack.pop()
-        if win_start is not None and src.measure(unit, win_start, piece.end) <= limit:
+        if win_start is not None and size(win_start, piece.end) <= limit:
             if trace:
                 trace("add", piece, win_start, "fits in the window")
             continue
-        if src.measure(unit, piece.start, piece.end) <= limit:
+        if size(piece.start, piece.end) <= limit:
             if win_start is not None:
                 if trace:
                     trace("close", piece, win_start, "does not fit: the window closes")
@@ -100,7 +96,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
                 if trace:
                     trace("close", piece, win_start, "an over-long line starts its own chunks")
             win_start = None
-            for start, end, cut in _char_cuts(src, piece, unit, limit):
+            for start, end, cut in _char_cuts(src, piece, size, limit):
                 if end == piece.end:
                     win_start, win_cut = start, cut
                     break
@@ -155,14 +151,12 @@ def _cut_between(src: SourceText, left_end: int, right_start: int) -> int:
     if right_start <= left_end:
         return left_end
     gap = src.data[left_end:right_start]
-    if gap.translate(None, WHITESPACE):
-        return right_start  # text no node covers stays with the left piece
-    nl = max(gap.rfind(b"\n"), gap.rfind(b"\r"))
-    return left_end + nl + 1 if nl >= 0 else right_start
-
-
-def _is_comment(node: Node) -> bool:
-    return "comment" in node.type
+    if gap.isspace():
+        nl = gap.rfind(b"\n")
+        if b"\r" in gap:
+            nl = max(nl, gap.rfind(b"\r"))
+        return left_end + nl + 1 if nl >= 0 else right_start
+    return right_start  # text no node covers stays with the left piece
 
 
 def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, ...]]:
@@ -178,18 +172,21 @@ def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, .
         if not child.is_named:
             current.append(child)
             continue
-        leading = _is_comment(child) or child.type in ATTACH_FORWARD
+        kind = child.type
+        comment = "comment" in kind
         if has_core:
-            if _is_comment(child) and current and _same_line(src, current[-1].end_byte, child.start_byte):
+            if comment and _same_line(src, current[-1].end_byte, child.start_byte):
                 current.append(child)  # a trailing comment stays with its line
                 continue
             groups.append(current)
-            current, has_core = [], False
-        elif current and _blank_line_between(src, current[-1].end_byte, child.start_byte):
-            groups.append(current)  # a comment block set apart stands alone
-            current = []
-        current.append(child)
-        has_core = not leading
+            current = [child]
+        else:
+            if current and _blank_line_between(src, current[-1].end_byte, child.start_byte):
+                groups.append(current)  # a comment block set apart stands alone
+                current = [child]
+            else:
+                current.append(child)
+        has_core = not (comment or kind in ATTACH_FORWARD)
     if current:
         if not has_core and groups and not any(n.is_named for n in current):
             groups[-1].extend(current)
@@ -221,18 +218,18 @@ def _line_pieces(src: SourceText, piece: Piece) -> list[Piece] | None:
     return pieces
 
 
-def _char_cuts(src: SourceText, piece: Piece, unit: str, limit: int) -> Iterator[tuple[int, int, str | None]]:
+def _char_cuts(src: SourceText, piece: Piece, size: Callable[[int, int], int], limit: int) -> Iterator[tuple[int, int, str | None]]:
     """Greedy cuts of one line at character boundaries, each part within the limit."""
     start, cut = piece.start, piece.cut
     end = piece.end
     while start < end:
-        if src.measure(unit, start, end) <= limit:
+        if size(start, end) <= limit:
             yield start, end, cut
             return
         lo, hi = start + 1, end  # find the largest stop with measure(start, stop) <= limit
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if src.measure(unit, start, mid) <= limit:
+            if size(start, mid) <= limit:
                 lo = mid
             else:
                 hi = mid - 1

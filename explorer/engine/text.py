@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: Characters that are whitespace for the nws unit (quality-metrics.md).
 WHITESPACE = b" \t\n\r\x0b\x0c"
 _CONTINUATION = bytes(range(0x80, 0xC0))
 _NWS_DELETE = WHITESPACE + _CONTINUATION
-_BLOCK = 1024  # prefix-count granularity: a size query scans at most this many bytes
+_BLOCK = 512  # prefix-count granularity: a size query scans at most this many bytes
 
 _NEWLINE = re.compile(rb"\r\n|\r|\n")
 # Runs of non-ASCII characters of one UTF-8 width (2, 3 or 4 bytes).
@@ -84,7 +85,7 @@ class SourceText:
                 extra += (width - 1) * (m.end() - start)
         self._run_chars = [r.char_start for r in self._runs]
         self._run_bytes = [r.byte_start for r in self._runs]
-        self._prefix: dict[bytes, list[int]] = {}
+        self._prefix: dict[bytes, tuple[list[int], dict[int, int]]] = {}
 
     def __len__(self) -> int:
         return len(self.data)
@@ -163,23 +164,26 @@ class SourceText:
 
     # -- sizes -------------------------------------------------------------------
     def _count(self, delete: bytes, start: int, end: int) -> int:
-        """Bytes in [start, end) that are not in ``delete``, via block prefix counts."""
-        prefix = self._prefix.get(delete)
-        data = self.data
-        if prefix is None:
-            prefix = [0]
-            total = 0
+        """Bytes in [start, end) that are not in ``delete``, via block prefix counts.
+
+        Counts up to each queried offset are memoised: the chunker asks about the
+        same piece boundaries many times."""
+        memo = self._prefix.get(delete)
+        if memo is None:
+            memo = self._prefix[delete] = ([0], {})
+            prefix, data, total = memo[0], self.data, 0
             for i in range(0, len(data), _BLOCK):
                 total += len(data[i : i + _BLOCK].translate(None, delete))
                 prefix.append(total)
-            self._prefix[delete] = prefix
-        if end - start <= 2 * _BLOCK:
-            return len(data[start:end].translate(None, delete))
-        return self._upto(prefix, delete, end) - self._upto(prefix, delete, start)
+        return self._upto(memo, delete, end) - self._upto(memo, delete, start)
 
-    def _upto(self, prefix: list[int], delete: bytes, pos: int) -> int:
-        block = pos // _BLOCK
-        return prefix[block] + len(self.data[block * _BLOCK : pos].translate(None, delete))
+    def _upto(self, memo: tuple[list[int], dict[int, int]], delete: bytes, pos: int) -> int:
+        known = memo[1].get(pos)
+        if known is None:
+            block = pos // _BLOCK
+            known = memo[0][block] + len(self.data[block * _BLOCK : pos].translate(None, delete))
+            memo[1][pos] = known
+        return known
 
     def nws(self, start: int = 0, end: int | None = None) -> int:
         """Non-whitespace code points in a byte range (whitespace is `` \\t\\n\\r\\v\\f``)."""
@@ -198,11 +202,29 @@ class SourceText:
         return last - first + 1
 
     def measure(self, unit: str, start: int, end: int) -> int:
-        if unit == "nws":
-            return self.nws(start, end)
-        if unit == "chars":
-            return self.chars(start, end)
-        return self.lines(start, end)
+        return self.sizer(unit)(start, end)
+
+    def sizer(self, unit: str) -> Callable[[int, int], int]:
+        """A fast ``size(start, end)`` function for one unit (the chunker's hot path)."""
+        if unit == "lines":
+            return self.lines
+        delete = _NWS_DELETE if unit == "nws" else _CONTINUATION
+        self._count(delete, 0, 0)  # builds the block prefix counts
+        prefix, memo = self._prefix[delete]
+        data = self.data
+        get = memo.get
+
+        def upto(pos: int) -> int:
+            known = get(pos)
+            if known is None:
+                block = pos // _BLOCK
+                known = memo[pos] = prefix[block] + len(data[block * _BLOCK : pos].translate(None, delete))
+            return known
+
+        def size(start: int, end: int) -> int:
+            return upto(end) - upto(start)
+
+        return size
 
 
 def nws_count(text: str) -> int:
