@@ -12,6 +12,7 @@ from .engine.model import Chunk, Range
 from .engine.options import ChunkOptions
 from .engine.parse import UnsupportedLanguageError
 from .engine.text import BinaryContentError
+from .engine.trace import TraceStep, replay, trace
 
 __version__ = "0.1.0"
 
@@ -28,5 +29,8 @@ __all__ = [
     "chunk_stream",
     "detect_language",
     "languages",
+    "replay",
+    "trace",
+    "TraceStep",
     "__version__",
 ]

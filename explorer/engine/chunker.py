@@ -58,8 +58,12 @@ class Span:
     split_end: str | None
 
 
-#: Called as ``trace(step, piece, window_start, detail)`` for every decision.
-TraceHook = Callable[[str, Piece, "int | None", str], None]
+#: Called as ``trace(step, piece, window_start, parts)`` for every decision; the
+#: steps are ``add``, ``close`` (the window ends where ``piece`` starts),
+#: ``open``, ``emit_chars`` (a part of an over-long line becomes a chunk),
+#: ``separate``/``descend``/``split_lines``/``split_chars`` (an oversized piece
+#: is expanded into ``parts``) and ``finish``.
+TraceHook = Callable[[str, Piece, "int | None", "list[Piece] | None"], None]
 
 
 def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None) -> Iterator[Span]:
@@ -70,44 +74,52 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
         return
     size, limit = src.sizer(options.size_unit), options.max_size
     root = parsed.root
-    first = Piece(0, len(src.data), (root,) if root is not None else None)
-    stack = [first]
+    stack = [Piece(0, len(src.data), (root,) if root is not None else None)]
     win_start: int | None = None
     win_cut: str | None = CLEAN
     while stack:
         piece = stack.pop()
         if win_start is not None and size(win_start, piece.end) <= limit:
             if trace:
-                trace("add", piece, win_start, "fits in the window")
+                trace("add", piece, win_start, None)
             continue
         if size(piece.start, piece.end) <= limit:
             if win_start is not None:
                 if trace:
-                    trace("close", piece, win_start, "does not fit: the window closes")
+                    trace("close", piece, win_start, None)
                 yield Span(win_start, piece.start, win_cut, piece.cut)
             win_start, win_cut = piece.start, piece.cut
             if trace:
-                trace("open", piece, win_start, "starts a new window")
+                trace("open", piece, win_start, None)
             continue
         parts = _expand(src, piece)
-        if parts is None:  # a single over-long line: cut it at characters
-            if win_start is not None:
-                yield Span(win_start, piece.start, win_cut, piece.cut)
-                if trace:
-                    trace("close", piece, win_start, "an over-long line starts its own chunks")
-            win_start = None
-            for start, end, cut in _char_cuts(src, piece, size, limit):
-                if end == piece.end:
-                    win_start, win_cut = start, cut
-                    break
-                if trace:
-                    trace("split_chars", Piece(start, end, None, cut), start, "cut inside the line at the limit")
-                yield Span(start, end, cut, CHAR)
+        if parts is not None:
+            if trace:
+                trace(_expand_step(piece), piece, win_start, parts)
+            stack.extend(reversed(parts))
             continue
+        # A single over-long line is cut at characters. It starts its own chunks when
+        # it starts a line (a clean cut); mid-line, the open window takes its first part.
+        if win_start is not None and src.is_line_start(piece.start):
+            if trace:
+                trace("close", piece, win_start, None)
+            yield Span(win_start, piece.start, win_cut, piece.cut)
+        elif win_start is not None:
+            piece = Piece(win_start, piece.end, None, win_cut)
+        cuts = list(_char_cuts(src, piece, size, limit))
         if trace:
-            trace(_expand_step(piece), piece, win_start, f"too big alone: split into {len(parts)} parts")
-        stack.extend(reversed(parts))
+            trace("split_chars", piece, None, [Piece(a, b, None, c) for a, b, c in cuts])
+        for start, end, cut in cuts[:-1]:
+            if trace:
+                trace("emit_chars", Piece(start, end, None, cut), None, None)
+            yield Span(start, end, cut, CHAR)
+        last = Piece(cuts[-1][0], cuts[-1][1], None, cuts[-1][2])
+        win_start, win_cut = last.start, last.cut
+        if trace:
+            trace("open", last, None, None)
     if win_start is not None:
+        if trace:
+            trace("finish", Piece(len(src.data), len(src.data), None), win_start, None)
         yield Span(win_start, len(src.data), win_cut, CLEAN)
 
 

@@ -1,0 +1,699 @@
+"""Chunk quality measures, exactly as defined in quality-metrics.md.
+
+This is the one implementation behind the CLI ``stats`` command, the TUI's stats
+view and the benchmarks, so a number means the same thing everywhere:
+
+* :func:`measure_file` takes a parsed file and its chunks (``Chunk`` objects, or
+  plain ``(start_byte, end_byte)`` / ``(start_byte, end_byte, text)`` tuples) and
+  returns a :class:`FileMetrics`;
+* :func:`summarize` pools many of them into a :class:`Summary`, per language and
+  overall (percentages are computed from pooled counts, never averaged).
+
+Definitions (quality-metrics.md), with the choices the reference leaves open:
+
+* sizes are measured on the source in the configured unit (``nws`` counts code
+  points that are not in ``" \\t\\n\\r\\v\\f"``); *over* is size > max_size, *tiny*
+  is nws < 50; *exact* means the chunk texts concatenated equal the source (a
+  file with no non-whitespace and no chunks counts as exact: nothing is lost).
+* **cuts**: every chunk start and end, moved forward over whitespace, without
+  the file edges (offset 0 / the first non-whitespace, and the end), deduplicated.
+  ``P`` is the deepest node with ``P.start < c < P.end``, found by descending from
+  the root (no recursion). Then: *token* if ``P`` has no children or ``c`` is not
+  at the start of one of ``P``'s children (so it sits in a stretch no child
+  covers, holding the non-whitespace character at ``c``); *stmt* / *sibling* if
+  ``P`` has a named child ending at or before ``c`` and one starting at or after
+  it, *stmt* when ``P`` is a statement container (:data:`CONTAINER_KINDS` or
+  :data:`_CONTAINER_WORDS`, or the root); *inner* otherwise. *midline*: non-
+  whitespace before ``c`` on its line. Files without a tree (line fallback) have
+  no cut classification and are left out of the cut percentages.
+* **definitions**: node kinds from :data:`DEFINITION_KINDS` for the languages
+  listed there, else any named kind matching :data:`_DEFINITION_WORDS`. A
+  definition's span takes in its wrapper (:data:`WRAPPER_KINDS`: ``export``,
+  decorated definitions, templates) and the decorators/attributes directly before
+  it (:data:`DECORATOR_KINDS`). *Top-level* means no other definition encloses it.
+  A definition *fits* when its span measures <= max_size; it is *split* when no
+  single chunk contains the span.
+* **doc comment**: comments (named kinds containing ``comment``) that start their
+  line and end directly above the definition span (only whitespace between, at
+  most one line break), extended upwards the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
+from typing import Any
+
+from tree_sitter import Node, Query, QueryCursor
+
+from .languages import get_language
+from .options import ChunkOptions
+from .parse import ParsedFile
+from .text import SourceText
+
+#: Chunks with fewer non-whitespace characters than this are fragments ("tiny").
+TINY_NWS = 50
+
+CUT_KINDS = ("token", "stmt", "sibling", "inner")
+
+#: Nodes whose named children are statements or declarations: a cut between two
+#: of them is a *stmt* cut. The root of every tree is one too.
+CONTAINER_KINDS = frozenset(
+    {
+        # whole files
+        "module", "program", "source_file", "translation_unit", "compilation_unit", "chunk",
+        # blocks of statements
+        "block", "statement_block", "compound_statement", "statement_list", "body_statement",
+        "constructor_body", "match_block", "do_block",
+        # bodies of declarations
+        "class_body", "declaration_list", "field_declaration_list", "interface_body",
+        "enum_body", "enum_variant_list", "object_type",
+        # case arms hold statements directly
+        "switch_body", "switch_block", "switch_block_statement_group", "switch_case",
+        "switch_default", "case_statement", "expression_case", "default_case", "type_case",
+        "communication_case", "select_statement",
+        # preprocessor conditionals wrap top-level declarations in C headers
+        "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+    }
+)
+#: The generic rule for grammars the table does not know.
+_CONTAINER_WORDS = re.compile(
+    r"(^|_)(block|body|program|module|suite|statements|declarations|declaration_list|"
+    r"source_file|translation_unit|compilation_unit)$"
+)
+
+#: Definition node kinds of the languages we know well.
+_JS = ("function_declaration", "generator_function_declaration", "class_declaration", "method_definition")
+_TS = _JS + ("abstract_class_declaration", "interface_declaration", "enum_declaration", "internal_module", "module")
+_C = ("function_definition", "struct_specifier", "union_specifier", "enum_specifier")
+DEFINITION_KINDS: dict[str, tuple[str, ...]] = {
+    "python": ("function_definition", "class_definition"),
+    "javascript": _JS,
+    "typescript": _TS,
+    "tsx": _TS,
+    "go": ("function_declaration", "method_declaration", "type_declaration"),
+    "rust": (
+        "function_item", "impl_item", "trait_item", "struct_item", "enum_item", "union_item",
+        "mod_item", "macro_definition",
+    ),
+    "java": (
+        "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+        "annotation_type_declaration", "method_declaration", "constructor_declaration",
+    ),
+    "c": _C,
+    "cpp": _C + ("class_specifier", "namespace_definition"),
+}
+#: Type specifiers are definitions only with a body (``struct s {...}``, not ``struct s *p``).
+NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+#: The generic rule: a named kind that names a function/class-like thing.
+_DEFINITION_WORDS = re.compile(
+    r"^(\w+_)?(function|method|class|struct|enum|interface|trait|impl|module|object|protocol|"
+    r"constructor|record|union|namespace|subroutine|procedure)"
+    r"(_(definition|declaration|item|specifier|def|decl))?$"
+)
+#: Parents that wrap a definition and belong to it (``export``, decorators, templates).
+WRAPPER_KINDS = frozenset(
+    {"decorated_definition", "export_statement", "template_declaration", "ambient_declaration", "type_definition"}
+)
+#: Siblings directly before a definition that belong to it.
+DECORATOR_KINDS = frozenset(
+    {"decorator", "attribute_item", "attribute_list", "annotation", "marker_annotation", "attribute"}
+)
+
+_WS = re.compile(rb"[ \t\n\r\x0b\x0c]*")
+_NEWLINES = re.compile(rb"\r\n|\r|\n")
+
+
+# -- results -----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """One cut and what lies around it (the details make failures actionable)."""
+
+    offset: int  # byte offset, after skipping whitespace
+    line: int  # 0-based
+    kind: str  # token | stmt | sibling | inner
+    midline: bool
+    parent: str  # kind of P, the deepest node strictly containing the cut
+    before: str | None  # kind of P's named child before the cut
+    after: str | None  # kind of P's child (named or not) at/after the cut
+    oversized_token: bool = False  # token cut inside a node that alone exceeds max_size
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "offset": self.offset, "line": self.line, "kind": self.kind, "midline": self.midline,
+            "parent": self.parent, "before": self.before, "after": self.after,
+            "oversizedToken": self.oversized_token,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SplitDefinition:
+    """A definition (or comment + definition) that fits in one chunk but no chunk holds."""
+
+    what: str  # "top" | "nested" | "doc"
+    kind: str
+    start: int
+    end: int
+    line: int
+    size: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "what": self.what, "kind": self.kind, "start": self.start, "end": self.end,
+            "line": self.line, "size": self.size,
+        }
+
+
+@dataclass(slots=True)
+class FileMetrics:
+    path: str | None
+    language: str | None
+    size_unit: str
+    max_size: int
+    bytes: int
+    nws: int
+    has_tree: bool
+    sizes: list[int]
+    chunk_nws: list[int]
+    exact: bool
+    nws_covered: int
+    cuts: list[Cut] = field(default_factory=list)
+    top_fit: int = 0
+    top_split: int = 0
+    any_fit: int = 0
+    any_split: int = 0
+    doc_fit: int = 0
+    doc_split: int = 0
+    splits: list[SplitDefinition] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def chunks(self) -> int:
+        return len(self.sizes)
+
+    @property
+    def over(self) -> int:
+        return sum(1 for s in self.sizes if s > self.max_size)
+
+    @property
+    def tiny(self) -> int:
+        return sum(1 for n in self.chunk_nws if n < TINY_NWS)
+
+    def cut_counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(CUT_KINDS, 0)
+        for cut in self.cuts:
+            counts[cut.kind] += 1
+        return counts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path, "language": self.language, "sizeUnit": self.size_unit,
+            "maxSize": self.max_size, "bytes": self.bytes, "nws": self.nws, "hasTree": self.has_tree,
+            "chunks": self.chunks, "over": self.over, "tiny": self.tiny, "exact": self.exact,
+            "nwsCovered": self.nws_covered, "cuts": self.cut_counts(),
+            "midline": sum(c.midline for c in self.cuts),
+            "definitions": {
+                "topFit": self.top_fit, "topSplit": self.top_split, "anyFit": self.any_fit,
+                "anySplit": self.any_split, "docFit": self.doc_fit, "docSplit": self.doc_split,
+            },
+            "seconds": dict(self.seconds),
+        }
+
+
+# -- measuring one file ----------------------------------------------------------------
+def measure_file(
+    parsed: ParsedFile,
+    chunks: Sequence[Any],
+    options: ChunkOptions | None = None,
+    *,
+    max_size: int | None = None,
+    size_unit: str | None = None,
+    seconds: Mapping[str, float] | None = None,
+) -> FileMetrics:
+    """All per-file measures. ``chunks``: ``Chunk`` objects or ``(start, end[, text])`` byte ranges.
+    ``seconds``: optional timings (e.g. ``{"parse": .., "chunk": ..}``) for throughput."""
+    options = options or ChunkOptions()
+    max_size = options.max_size if max_size is None else max_size
+    unit = options.size_unit if size_unit is None else size_unit
+    src = parsed.source
+    spans = sorted(_as_spans(chunks, src), key=lambda s: (s[0], s[1]))
+    metrics = FileMetrics(
+        path=parsed.path,
+        language=parsed.language,
+        size_unit=unit,
+        max_size=max_size,
+        bytes=len(src.data),
+        nws=src.nws(),
+        has_tree=parsed.tree is not None,
+        sizes=[src.measure(unit, s, e) for s, e, _ in spans],
+        chunk_nws=[src.nws(s, e) for s, e, _ in spans],
+        exact=_is_exact(src, spans),
+        nws_covered=_covered_nws(src, spans),
+        seconds=dict(seconds or {}),
+    )
+    root = parsed.root
+    if root is not None and spans:
+        metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, unit=unit)
+        _measure_definitions(metrics, parsed, root, spans)
+    return metrics
+
+
+def _as_spans(chunks: Sequence[Any], src: SourceText) -> list[tuple[int, int, str]]:
+    spans = []
+    for c in chunks:
+        if hasattr(c, "byte_range"):
+            spans.append((c.byte_range.start, c.byte_range.end, c.text))
+        elif len(c) == 3:
+            spans.append((int(c[0]), int(c[1]), c[2]))
+        else:
+            start, end = int(c[0]), int(c[1])
+            spans.append((start, end, src.slice(start, end)))
+    return spans
+
+
+def _is_exact(src: SourceText, spans: list[tuple[int, int, str]]) -> bool:
+    if not spans:
+        return src.nws() == 0
+    return "".join(text for _, _, text in spans) == src.text
+
+
+def _covered_nws(src: SourceText, spans: list[tuple[int, int, str]]) -> int:
+    covered, reach = 0, 0
+    for start, end, _ in spans:  # sorted by start; overlaps are counted once
+        start = max(start, reach)
+        if end > start:
+            covered += src.nws(start, end)
+            reach = end
+    return covered
+
+
+# -- cuts --------------------------------------------------------------------------------
+def cut_offsets(data: bytes, spans: Iterable[tuple[int, ...]]) -> list[int]:
+    """Chunk edges moved forward over whitespace, without the file edges, deduplicated."""
+    first = _WS.match(data, 0).end()
+    cuts = set()
+    for span in spans:
+        for edge in (span[0], span[1]):
+            c = _WS.match(data, edge).end()
+            if first < c < len(data):
+                cuts.add(c)
+    return sorted(cuts)
+
+
+def is_container(node: Node) -> bool:
+    kind = node.type
+    return kind in CONTAINER_KINDS or node.parent is None or bool(_CONTAINER_WORDS.search(kind))
+
+
+def classify_cut(src: SourceText, root: Node, c: int, *, max_size: int = 0, unit: str = "nws") -> Cut:
+    """Classify one cut offset (already moved past whitespace) against the tree."""
+    parent = root
+    while True:  # descend to the deepest node strictly containing c
+        child = parent.first_child_for_byte(c)  # first child ending after c
+        if child is None or child.start_byte >= c:
+            break
+        parent = child
+    line = src.line_of(c)
+    midline = bool(src.data[src.line_start(line) : c].translate(None, b" \t\x0b\x0c\r\n"))
+    nxt = parent.first_child_for_byte(c) if parent.child_count else None
+    if nxt is None or nxt.start_byte != c:
+        oversized = max_size > 0 and src.measure(unit, parent.start_byte, parent.end_byte) > max_size
+        after = nxt.type if nxt is not None else None
+        return Cut(c, line, "token", midline, parent.type, None, after, oversized)
+    before = nxt.prev_named_sibling
+    after_named = nxt if nxt.is_named else nxt.next_named_sibling
+    if before is not None and after_named is not None:
+        kind = "stmt" if is_container(parent) else "sibling"
+    else:
+        kind = "inner"
+    return Cut(c, line, kind, midline, parent.type, before.type if before else None, nxt.type)
+
+
+def classify_cuts(
+    src: SourceText, root: Node, spans: Iterable[tuple[int, ...]], *, max_size: int = 0, unit: str = "nws"
+) -> list[Cut]:
+    return [classify_cut(src, root, c, max_size=max_size, unit=unit) for c in cut_offsets(src.data, spans)]
+
+
+# -- definitions and their comments ----------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _LanguageQueries:
+    definition_kinds: frozenset[str]
+    definitions: Query | None
+    comments: Query | None
+
+
+@lru_cache(maxsize=None)
+def _queries(language: str) -> _LanguageQueries:
+    lang = get_language(language)
+    named = [
+        lang.node_kind_for_id(i)
+        for i in range(lang.node_kind_count)
+        if lang.node_kind_is_named(i) and lang.node_kind_is_visible(i)
+    ]
+    if language in DEFINITION_KINDS:
+        defs = {k for k in DEFINITION_KINDS[language] if lang.id_for_node_kind(k, True) is not None}
+    else:
+        defs = {k for k in named if _DEFINITION_WORDS.match(k) and k != "ERROR"}
+    comments = {k for k in named if "comment" in k}
+    return _LanguageQueries(
+        frozenset(defs), _kinds_query(lang, defs, "def"), _kinds_query(lang, comments, "comment")
+    )
+
+
+def definition_kinds(language: str) -> frozenset[str]:
+    """The node kinds counted as definitions for a language (table or generic rule)."""
+    return _queries(language).definition_kinds
+
+
+def _kinds_query(lang: Any, kinds: set[str], capture: str) -> Query | None:
+    if not kinds:
+        return None
+    return Query(lang, "[" + " ".join(f"({k})" for k in sorted(kinds)) + f"] @{capture}")
+
+
+def _captured(query: Query | None, root: Node, capture: str) -> list[Node]:
+    if query is None:
+        return []
+    return QueryCursor(query).captures(root).get(capture, [])
+
+
+def definition_spans(root: Node, language: str) -> list[tuple[int, int, str, bool]]:
+    """``(start, end, kind, top_level)`` of every definition, wrappers and decorators included,
+    in document order."""
+    found = []
+    seen: set[int] = set()
+    for node in _captured(_queries(language).definitions, root, "def"):
+        if node.id in seen or (node.type in NEEDS_BODY and node.child_by_field_name("body") is None):
+            continue
+        seen.add(node.id)
+        outer = node
+        while outer.parent is not None and outer.parent.type in WRAPPER_KINDS:
+            outer = outer.parent
+        start = outer.start_byte
+        before = outer.prev_named_sibling
+        while before is not None and before.type in DECORATOR_KINDS:
+            start = before.start_byte
+            before = before.prev_named_sibling
+        found.append((start, outer.end_byte, node.type))
+    found.sort(key=lambda d: (d[0], -d[1]))
+    result = []
+    open_ends: list[int] = []  # ends of the enclosing definitions
+    for start, end, kind in found:
+        while open_ends and open_ends[-1] <= start:
+            open_ends.pop()
+        result.append((start, end, kind, not open_ends))
+        open_ends.append(end)
+    return result
+
+
+def comment_spans(root: Node, language: str, data: bytes) -> list[tuple[int, int]]:
+    """Outermost comments that start their line, in document order."""
+    spans: list[tuple[int, int]] = []
+    for node in sorted(_captured(_queries(language).comments, root, "comment"), key=lambda n: (n.start_byte, -n.end_byte)):
+        start, end = node.start_byte, node.end_byte
+        if spans and start < spans[-1][1]:
+            continue  # a comment inside a comment (Rust doc_comment)
+        line_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
+        if not data[line_start:start].strip():
+            spans.append((start, end))
+    return spans
+
+
+def _directly_above(data: bytes, end: int, start: int) -> bool:
+    """Only whitespace and at most one line break between ``end`` and ``start``."""
+    gap = data[end:start]
+    return not gap.strip() and len(_NEWLINES.findall(gap)) <= 1
+
+
+def doc_block_start(comments: list[tuple[int, int]], comment_ends: list[int], data: bytes, start: int) -> int | None:
+    """Start of the comment block directly above ``start``, or None."""
+    k = bisect_right(comment_ends, start) - 1
+    if k < 0 or not _directly_above(data, comments[k][1], start):
+        return None
+    while k > 0 and _directly_above(data, comments[k - 1][1], comments[k][0]):
+        k -= 1
+    return comments[k][0]
+
+
+def _measure_definitions(metrics: FileMetrics, parsed: ParsedFile, root: Node, spans: list[tuple[int, int, str]]) -> None:
+    src, unit, limit = parsed.source, metrics.size_unit, metrics.max_size
+    starts = [s for s, _, _ in spans]
+    reach = list(accumulate((e for _, e, _ in spans), max))
+
+    def held(start: int, end: int) -> bool:  # does one chunk contain [start, end)?
+        k = bisect_right(starts, start) - 1
+        return k >= 0 and reach[k] >= end
+
+    comments = comment_spans(root, parsed.language, src.data)
+    comment_ends = [e for _, e in comments]
+    for start, end, kind, top in definition_spans(root, parsed.language):
+        size = src.measure(unit, start, end)
+        if size <= limit:
+            split = not held(start, end)
+            metrics.any_fit += 1
+            metrics.any_split += split
+            if top:
+                metrics.top_fit += 1
+                metrics.top_split += split
+            if split:
+                metrics.splits.append(SplitDefinition("top" if top else "nested", kind, start, end, src.line_of(start), size))
+        doc = doc_block_start(comments, comment_ends, src.data, start)
+        if doc is not None:
+            size = src.measure(unit, doc, end)
+            if size <= limit:
+                split = not held(doc, end)
+                metrics.doc_fit += 1
+                metrics.doc_split += split
+                if split:
+                    metrics.splits.append(SplitDefinition("doc", kind, doc, end, src.line_of(doc), size))
+
+
+# -- summaries ----------------------------------------------------------------------------
+def percentile(sorted_values: Sequence[int], q: float) -> int | None:
+    """Nearest-rank percentile of already sorted values."""
+    if not sorted_values:
+        return None
+    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+def _pct(part: int, whole: int) -> float | None:
+    return 100.0 * part / whole if whole else None
+
+
+@dataclass(slots=True)
+class GroupSummary:
+    """Pooled measures of a group of files (one language, or all)."""
+
+    files: int = 0
+    files_without_tree: int = 0
+    bytes: int = 0
+    nws: int = 0
+    nws_covered: int = 0
+    chunks: int = 0
+    over: int = 0
+    tiny: int = 0
+    exact_files: int = 0
+    cuts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CUT_KINDS, 0))
+    midline: int = 0
+    oversized_token_cuts: int = 0
+    top_fit: int = 0
+    top_split: int = 0
+    any_fit: int = 0
+    any_split: int = 0
+    doc_fit: int = 0
+    doc_split: int = 0
+    sizes: list[int] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+    timed_bytes: dict[str, int] = field(default_factory=dict)
+
+    def add(self, m: FileMetrics) -> None:
+        self.files += 1
+        self.files_without_tree += not m.has_tree
+        self.bytes += m.bytes
+        self.nws += m.nws
+        self.nws_covered += m.nws_covered
+        self.chunks += m.chunks
+        self.over += m.over
+        self.tiny += m.tiny
+        self.exact_files += m.exact
+        for cut in m.cuts:
+            self.cuts[cut.kind] += 1
+            self.midline += cut.midline
+            self.oversized_token_cuts += cut.oversized_token
+        self.top_fit += m.top_fit
+        self.top_split += m.top_split
+        self.any_fit += m.any_fit
+        self.any_split += m.any_split
+        self.doc_fit += m.doc_fit
+        self.doc_split += m.doc_split
+        self.sizes.extend(m.sizes)
+        for key, value in m.seconds.items():
+            self.seconds[key] = self.seconds.get(key, 0.0) + value
+            self.timed_bytes[key] = self.timed_bytes.get(key, 0) + m.bytes
+
+    @property
+    def total_cuts(self) -> int:
+        return sum(self.cuts.values())
+
+    def cut_pct(self, kind: str) -> float | None:
+        return _pct(self.cuts[kind], self.total_cuts)
+
+    @property
+    def clean_pct(self) -> float | None:
+        return _pct(self.cuts["stmt"] + self.cuts["sibling"], self.total_cuts)
+
+    @property
+    def over_pct(self) -> float | None:
+        return _pct(self.over, self.chunks)
+
+    @property
+    def tiny_pct(self) -> float | None:
+        return _pct(self.tiny, self.chunks)
+
+    @property
+    def exact_pct(self) -> float | None:
+        return _pct(self.exact_files, self.files)
+
+    @property
+    def coverage_pct(self) -> float | None:
+        return _pct(self.nws_covered, self.nws)
+
+    @property
+    def midline_pct(self) -> float | None:
+        return _pct(self.midline, self.total_cuts)
+
+    @property
+    def split_top_pct(self) -> float | None:
+        return _pct(self.top_split, self.top_fit)
+
+    @property
+    def split_any_pct(self) -> float | None:
+        return _pct(self.any_split, self.any_fit)
+
+    @property
+    def doc_split_pct(self) -> float | None:
+        return _pct(self.doc_split, self.doc_fit)
+
+    def size_stats(self) -> dict[str, float | int | None]:
+        ordered = sorted(self.sizes)
+        return {
+            "min": ordered[0] if ordered else None,
+            "median": statistics.median(ordered) if ordered else None,
+            "p95": percentile(ordered, 95),
+            "max": ordered[-1] if ordered else None,
+        }
+
+    def throughput(self) -> dict[str, float]:
+        """MB/s (10^6 bytes per second) for each timing key."""
+        return {k: self.timed_bytes[k] / 1e6 / s for k, s in self.seconds.items() if s > 0}
+
+    def to_dict(self) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 3)
+
+        return {
+            "files": self.files,
+            "filesWithoutTree": self.files_without_tree,
+            "bytes": self.bytes,
+            "chunks": self.chunks,
+            "size": self.size_stats(),
+            "overPct": r(self.over_pct),
+            "tinyPct": r(self.tiny_pct),
+            "exactPct": r(self.exact_pct),
+            "nwsCoveragePct": r(self.coverage_pct),
+            "cuts": self.total_cuts,
+            "cleanPct": r(self.clean_pct),
+            "stmtPct": r(self.cut_pct("stmt")),
+            "siblingPct": r(self.cut_pct("sibling")),
+            "tokenPct": r(self.cut_pct("token")),
+            "innerPct": r(self.cut_pct("inner")),
+            "midlinePct": r(self.midline_pct),
+            "oversizedTokenCuts": self.oversized_token_cuts,
+            "splitTopPct": r(self.split_top_pct),
+            "splitAnyPct": r(self.split_any_pct),
+            "docSplitPct": r(self.doc_split_pct),
+            "definitions": {"top": self.top_fit, "any": self.any_fit, "withDoc": self.doc_fit},
+            "throughputMBs": {k: round(v, 3) for k, v in self.throughput().items()},
+        }
+
+
+@dataclass(slots=True)
+class Summary:
+    languages: dict[str, GroupSummary]
+    overall: GroupSummary
+    size_unit: str | None
+    max_size: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sizeUnit": self.size_unit,
+            "maxSize": self.max_size,
+            "languages": {name: group.to_dict() for name, group in self.languages.items()},
+            "overall": self.overall.to_dict(),
+        }
+
+
+def summarize(files: Iterable[FileMetrics]) -> Summary:
+    """Pool per-file measures per language (sorted by name) and overall."""
+    groups: dict[str, GroupSummary] = {}
+    overall = GroupSummary()
+    units, limits = set(), set()
+    for m in files:
+        groups.setdefault(m.language or "unknown", GroupSummary()).add(m)
+        overall.add(m)
+        units.add(m.size_unit)
+        limits.add(m.max_size)
+    return Summary(
+        languages=dict(sorted(groups.items())),
+        overall=overall,
+        size_unit=units.pop() if len(units) == 1 else None,
+        max_size=limits.pop() if len(limits) == 1 else None,
+    )
+
+
+#: Columns of the plain-text table: (header, how to get the value from a GroupSummary).
+TABLE_COLUMNS: tuple[tuple[str, Any], ...] = (
+    ("files", lambda g: g.files),
+    ("chunks", lambda g: g.chunks),
+    ("min", lambda g: g.size_stats()["min"]),
+    ("med", lambda g: g.size_stats()["median"]),
+    ("p95", lambda g: g.size_stats()["p95"]),
+    ("max", lambda g: g.size_stats()["max"]),
+    ("over%", lambda g: g.over_pct),
+    ("tiny%", lambda g: g.tiny_pct),
+    ("exact%", lambda g: g.exact_pct),
+    ("clean%", lambda g: g.clean_pct),
+    ("token%", lambda g: g.cut_pct("token")),
+    ("inner%", lambda g: g.cut_pct("inner")),
+    ("midline%", lambda g: g.midline_pct),
+    ("split_top%", lambda g: g.split_top_pct),
+    ("split_any%", lambda g: g.split_any_pct),
+    ("doc_split%", lambda g: g.doc_split_pct),
+)
+
+
+def format_table(summary: Summary) -> str:
+    """The summary as a fixed-width text table, one row per language and an overall row."""
+
+    def cell(value: Any) -> str:
+        if value is None:
+            return "-"
+        if isinstance(value, float) and not value.is_integer():
+            return f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}"
+        return str(int(value)) if isinstance(value, float) else str(value)
+
+    rows = [["language"] + [h for h, _ in TABLE_COLUMNS]]
+    for name, group in [*summary.languages.items(), ("ALL", summary.overall)]:
+        rows.append([name] + [cell(get(group)) for _, get in TABLE_COLUMNS])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))) for row in rows
+    )

@@ -1,0 +1,86 @@
+"""Atomic file writes: a temporary file in the target's directory renamed into place,
+so an interrupted or failed write never leaves a half file or damages an existing one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from typing import IO
+
+
+class OutputError(OSError):
+    """A file could not be written; the message says why and what to do."""
+
+
+def check_writable(path: str | os.PathLike[str]) -> str:
+    """Fail early, before any work, if ``path`` cannot be written. Returns the absolute path."""
+    target = os.path.abspath(os.fspath(path))
+    directory = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise OutputError(f"cannot write {path}: it is a directory; give a file name")
+    if not os.path.isdir(directory):
+        raise OutputError(f"cannot write {path}: directory {directory} does not exist; create it first")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise OutputError(
+            f"cannot write {path}: no permission to create files in {directory}; choose another location"
+        )
+    return target
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[IO]:
+    """Open a stream (text, UTF-8, or ``binary``) whose content replaces ``path`` only when the block ends
+    without an exception. On failure the temporary file is removed and ``path``
+    is left as it was."""
+    target = check_writable(path)
+    directory, name = os.path.split(target)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}; choose another location") from exc
+    try:
+        handle_cm = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")
+        with handle_cm as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        _copy_mode(target, temp)
+        os.replace(temp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError) and not isinstance(exc, OutputError):
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from exc
+        raise
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically."""
+    with atomic_writer(path, binary=isinstance(data, bytes)) as handle:
+        handle.write(data)
+
+
+def _copy_mode(target: str, temp: str) -> None:
+    """Keep an existing file's permissions; give a new file the usual umask-based ones
+    (mkstemp creates it private)."""
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_umask()
+    os.chmod(temp, mode)
+
+
+def _umask() -> int:
+    # Read it without setting it where possible: os.umask() changes it for every thread.
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask

@@ -1,0 +1,234 @@
+"""The project settings file, ``.chunk-explorer.toml``: parameters that travel from the
+explorer to the pipeline. Precedence: built-in defaults < this file < command-line flags.
+
+    [chunk]                 # ChunkOptions fields
+    max_size = 1200
+    size_unit = "nws"
+    overlap_lines = 2
+
+    [walk]                  # which files a directory run takes
+    exclude = ["tests/fixtures"]
+    max_file_size = "2M"
+
+Other tables are kept untouched when the explorer saves the file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from ..engine.options import ChunkOptions
+from .atomic import write_atomic
+from .gitignore import find_worktree_top
+from .walk import WalkOptions, parse_size
+
+try:  # Python 3.11+
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    try:
+        import tomli as _toml  # type: ignore[no-redef]
+    except ModuleNotFoundError:
+        _toml = None  # type: ignore[assignment]
+
+SETTINGS_FILE = ".chunk-explorer.toml"
+CHUNK_TABLE = "chunk"
+WALK_TABLE = "walk"
+#: Short names people will write by analogy with the command-line flags.
+_CHUNK_ALIASES = {"context": "context_mode", "max_chunk_size": "max_size"}
+_HEADER = (
+    "# Chunk Explorer settings: read by `chunk-explorer` (explorer and headless commands).\n"
+    "# Command-line flags override these values.\n"
+)
+
+
+class SettingsError(ValueError):
+    """The settings file is malformed or holds an invalid value; names the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    options: ChunkOptions = field(default_factory=ChunkOptions)
+    walk: WalkOptions = field(default_factory=WalkOptions)
+    path: str | None = None  # the file these came from, None for defaults
+    extra: dict[str, Any] = field(default_factory=dict)  # other tables, preserved on save
+
+
+def find_settings(root: str | os.PathLike[str]) -> str | None:
+    """The settings file for ``root``: in ``root`` itself, else in the nearest parent up
+    to the top of the git work tree containing it (never beyond it)."""
+    current = os.path.abspath(os.fspath(root))
+    if os.path.isfile(current):
+        current = os.path.dirname(current)
+    top = find_worktree_top(current)
+    while True:
+        candidate = os.path.join(current, SETTINGS_FILE)
+        if os.path.isfile(candidate):
+            return candidate
+        if top is None or current == top:
+            return None
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def load_settings(root: str | os.PathLike[str] | None = None, path: str | os.PathLike[str] | None = None) -> Settings:
+    """Settings from ``path`` if given, else from the file found for ``root``, else defaults."""
+    if path is None:
+        found = find_settings(root if root is not None else os.curdir)
+        if found is None:
+            return Settings()
+        path = found
+    return read_settings_file(path)
+
+
+def read_settings_file(path: str | os.PathLike[str]) -> Settings:
+    path = os.fspath(path)
+    if _toml is None:  # pragma: no cover
+        raise SettingsError(f"{path}: reading settings needs Python 3.11+ or the 'tomli' package")
+    try:
+        with open(path, "rb") as handle:
+            data = _toml.load(handle)
+    except FileNotFoundError:
+        raise SettingsError(f"settings file {path} does not exist") from None
+    except OSError as exc:
+        raise SettingsError(f"cannot read settings file {path}: {exc.strerror or exc}") from None
+    except _toml.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: not valid TOML ({exc}); fix the file or remove it") from None
+    return settings_from_dict(data, path)
+
+
+def settings_from_dict(data: dict[str, Any], path: str | None = None) -> Settings:
+    where = path or "settings"
+    chunk_table = _table(data, CHUNK_TABLE, where)
+    walk_table = _table(data, WALK_TABLE, where)
+    extra = {k: v for k, v in data.items() if k not in (CHUNK_TABLE, WALK_TABLE)}
+
+    chunk_values = {_CHUNK_ALIASES.get(k, k): v for k, v in ((_key(k), v) for k, v in chunk_table.items())}
+    try:
+        options = ChunkOptions.build(None, **chunk_values)
+    except (ValueError, TypeError) as exc:
+        raise SettingsError(f"{where}: [{CHUNK_TABLE}] {exc}") from None
+
+    walk_values = {_key(k): v for k, v in walk_table.items()}
+    known = {f.name for f in fields(WalkOptions)}
+    unknown = sorted(set(walk_values) - known)
+    if unknown:
+        raise SettingsError(
+            f"{where}: [{WALK_TABLE}] unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"valid keys: {', '.join(sorted(known))}"
+        )
+    try:
+        for key in ("include", "exclude"):
+            if isinstance(walk_values.get(key), str):
+                walk_values[key] = (walk_values[key],)
+            elif key in walk_values and not all(isinstance(g, str) for g in walk_values[key]):
+                raise ValueError(f"{key} must be a list of glob strings")
+        if "max_file_size" in walk_values:
+            walk_values["max_file_size"] = parse_size(walk_values["max_file_size"])
+        for key in ("gitignore", "default_excludes", "follow_symlinks", "all_languages"):
+            if key in walk_values and not isinstance(walk_values[key], bool):
+                raise ValueError(f"{key} must be true or false, not {walk_values[key]!r}")
+        walk = WalkOptions(**walk_values)
+    except (ValueError, TypeError) as exc:
+        raise SettingsError(f"{where}: [{WALK_TABLE}] {exc}") from None
+    return Settings(options, walk, path, extra)
+
+
+def save_settings(
+    root: str | os.PathLike[str], options: ChunkOptions, walk: WalkOptions | None = None
+) -> str:
+    """Write ``options`` (and ``walk`` if given) to the settings file of ``root``: the
+    one :func:`find_settings` finds, else a new one in ``root``. Other tables and, when
+    ``walk`` is None, the existing ``[walk]`` table are kept. Atomic. Returns the path."""
+    path = find_settings(root) or os.path.join(os.path.abspath(os.fspath(root)), SETTINGS_FILE)
+    previous = read_settings_file(path) if os.path.exists(path) else Settings()
+    settings = replace(previous, options=options, walk=walk if walk is not None else previous.walk, path=path)
+    write_atomic(path, render_settings(settings))
+    return path
+
+
+def render_settings(settings: Settings) -> str:
+    """The settings as TOML (every chunk option written out, so a later change of the
+    built-in defaults cannot silently change a pipeline's chunks)."""
+    chunk = {k: v for k, v in settings.options.to_dict().items() if v is not None}
+    default_walk = WalkOptions()
+    walk = {
+        k: v for k, v in settings.walk.to_dict().items()
+        if k in ("include", "exclude", "max_file_size") or v != getattr(default_walk, k)
+    }
+    parts = [_HEADER, _render_table(CHUNK_TABLE, chunk), _render_table(WALK_TABLE, walk)]
+    for name, value in settings.extra.items():
+        if isinstance(value, dict):
+            parts.append(_render_table(name, value))
+        else:
+            parts.insert(1, f"{name} = {_toml_value(value)}\n")
+    return "\n".join(parts)
+
+
+def _render_table(name: str, values: dict[str, Any]) -> str:
+    lines = [f"[{_toml_key(name)}]"]
+    nested = []
+    for key, value in values.items():
+        if isinstance(value, dict):
+            nested.append((f"{name}.{_toml_key(key)}", value))
+        else:
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    text = "\n".join(lines) + "\n"
+    for sub_name, sub in nested:
+        text += "\n" + _render_table(sub_name, sub)
+    return text
+
+
+def _toml_key(key: str) -> str:
+    if key and all(c.isalnum() or c in "-_" for c in key) and key.isascii():
+        return key
+    return _toml_string(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise SettingsError(f"cannot write {value!r} to a settings file")
+
+
+def _toml_string(text: str) -> str:
+    out = ['"']
+    for c in text:
+        if c == '"':
+            out.append('\\"')
+        elif c == "\\":
+            out.append("\\\\")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def _table(data: dict[str, Any], name: str, where: str) -> dict[str, Any]:
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise SettingsError(f"{where}: {name} must be a table ([{name}])")
+    return table
+
+
+def _key(key: str) -> str:
+    return key.replace("-", "_")

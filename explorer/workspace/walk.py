@@ -1,0 +1,379 @@
+"""Walking a codebase: which files get chunked, and why the others do not.
+
+One set of rules (:class:`WalkRules`) serves the headless walk and the TUI's
+file tree, so both agree on what belongs to the codebase. Directories are
+walked with an explicit stack, in sorted order, following symbolic links
+with loop protection.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ..engine.languages import detect_language
+from .gitignore import IgnoreRules, glob_to_regex
+
+#: Directory names skipped by default: version control, dependencies, caches, build output.
+DEFAULT_EXCLUDED_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", "_darcs", ".jj",
+    "node_modules", "bower_components", ".yarn", ".pnpm-store",
+    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".tox", ".nox",
+    ".eggs", ".venv", "venv", ".direnv",
+    "build", "dist", "target", "out", "_build", ".gradle", ".next", ".nuxt", ".svelte-kit",
+    ".parcel-cache", ".turbo", ".terraform", ".idea", ".vs", "coverage", "htmlcov",
+})
+#: Name suffixes of directories skipped by default.
+DEFAULT_EXCLUDED_DIR_SUFFIXES = (".egg-info", ".dist-info")
+#: Files whose presence marks a directory as an environment rather than source.
+ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
+
+DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
+_HEAD_BYTES = 256  # enough for a shebang line
+
+# Skip reasons: stable codes (used in JSON and summaries) and their plain wording.
+GITIGNORED = "gitignored"
+EXCLUDED_DIR = "excluded-dir"
+ENVIRONMENT = "environment"
+EXCLUDED = "excluded"
+NOT_INCLUDED = "not-included"
+UNKNOWN_LANGUAGE = "unknown-language"
+TOO_LARGE = "too-large"
+SYMLINK_LOOP = "symlink-loop"
+BROKEN_SYMLINK = "broken-symlink"
+UNREADABLE = "unreadable"
+NOT_REGULAR = "not-regular"
+BINARY = "binary"
+UNDECODABLE = "undecodable"
+
+REASONS = {
+    GITIGNORED: "ignored by .gitignore",
+    EXCLUDED_DIR: "dependency, cache or build directory",
+    ENVIRONMENT: "virtual environment",
+    EXCLUDED: "matched --exclude",
+    NOT_INCLUDED: "not matched by --include",
+    UNKNOWN_LANGUAGE: "unknown language",
+    TOO_LARGE: "larger than --max-file-size",
+    SYMLINK_LOOP: "symbolic link loop",
+    BROKEN_SYMLINK: "broken symbolic link",
+    UNREADABLE: "unreadable",
+    NOT_REGULAR: "not a regular file",
+    BINARY: "binary",
+    UNDECODABLE: "not valid UTF-8",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WalkOptions:
+    """What a walk includes. ``include``/``exclude`` are gitignore-style globs over
+    root-relative paths (no slash: any depth); ``exclude`` also prunes directories,
+    ``include`` selects files (and admits files of unknown language)."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    gitignore: bool = True
+    default_excludes: bool = True
+    follow_symlinks: bool = True
+    all_languages: bool = False  # also yield files whose language is unknown
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "include", tuple(self.include))
+        object.__setattr__(self, "exclude", tuple(self.exclude))
+        if isinstance(self.max_file_size, bool) or not isinstance(self.max_file_size, int) or self.max_file_size < 1:
+            raise ValueError(f"max_file_size must be a positive number of bytes, not {self.max_file_size!r}")
+        for glob in self.include + self.exclude:
+            try:
+                glob_to_regex(glob)
+            except (ValueError, re.error) as exc:
+                raise ValueError(f"invalid glob {glob!r}: {exc}") from None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+            "max_file_size": self.max_file_size,
+            "gitignore": self.gitignore,
+            "default_excludes": self.default_excludes,
+            "follow_symlinks": self.follow_symlinks,
+            "all_languages": self.all_languages,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WalkedFile:
+    """A file to chunk. ``path`` is usable with open(); ``rel`` is POSIX, relative to the root."""
+
+    path: str
+    rel: str
+    size: int
+    language: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A file or directory left out, with a reason code from :data:`REASONS`."""
+
+    path: str
+    rel: str
+    reason: str
+    is_dir: bool = False
+    detail: str = ""
+
+    def describe(self) -> str:
+        text = REASONS.get(self.reason, self.reason)
+        return f"{text} ({self.detail})" if self.detail else text
+
+    def to_dict(self) -> dict[str, object]:
+        record: dict[str, object] = {"path": self.rel + ("/" if self.is_dir else ""), "reason": self.reason}
+        if self.detail:
+            record["detail"] = self.detail
+        return record
+
+
+def parse_size(text: str | int) -> int:
+    """Bytes from ``2000``, ``512K``, ``2M``, ``1.5MB``, ``1G`` (binary multiples)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        if text < 1:
+            raise ValueError(f"size must be positive, not {text}")
+        return text
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?\s*", str(text), re.IGNORECASE)
+    if not m:
+        raise ValueError(f"not a size: {text!r} (examples: 500000, 512K, 2M)")
+    scale = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[m.group(2).lower()]
+    value = int(float(m.group(1)) * scale)
+    if value < 1:
+        raise ValueError(f"size must be positive, not {text!r}")
+    return value
+
+
+class WalkRules:
+    """The decisions about one root, shared by :func:`walk` and the TUI file tree."""
+
+    def __init__(self, root: str | os.PathLike[str], options: WalkOptions | None = None):
+        self.root = os.path.abspath(os.fspath(root))
+        self.options = options or WalkOptions()
+        self.ignore = IgnoreRules(self.root) if self.options.gitignore else None
+        self._include = [glob_to_regex(g) for g in self.options.include]
+        self._exclude = [glob_to_regex(g) for g in self.options.exclude]
+
+    def rel(self, path: str | os.PathLike[str]) -> str:
+        rel = os.path.relpath(os.path.abspath(os.fspath(path)), self.root)
+        return "" if rel == "." else rel.replace(os.sep, "/")
+
+    def entry_skip_reason(self, path: str, rel: str, is_dir: bool) -> str | None:
+        """Why an entry does not belong to the codebase at all (hidden in the TUI tree,
+        never descended into or chunked), or None. Content checks come later."""
+        name = os.path.basename(path)
+        if is_dir and self.options.default_excludes:
+            if name in DEFAULT_EXCLUDED_DIRS or name.endswith(DEFAULT_EXCLUDED_DIR_SUFFIXES):
+                return EXCLUDED_DIR
+            if any(os.path.exists(os.path.join(path, marker)) for marker in ENVIRONMENT_MARKERS):
+                return ENVIRONMENT
+        if rel and any(rx.fullmatch(rel) for rx in self._exclude):
+            return EXCLUDED
+        if self.ignore is not None and self.ignore.match(path, is_dir):
+            return GITIGNORED
+        return None
+
+    def is_shown(self, path: str | os.PathLike[str], is_dir: bool | None = None) -> bool:
+        """Whether a file-tree entry should be listed: not ignored, not excluded, and no
+        ancestor below the root is. Files of unknown language or large size are shown."""
+        path = os.path.abspath(os.fspath(path))
+        if path == self.root or not path.startswith(self.root.rstrip(os.sep) + os.sep):
+            return True
+        if is_dir is None:
+            is_dir = os.path.isdir(path)
+        rel = self.rel(path)
+        parts = rel.split("/")
+        for depth in range(1, len(parts)):
+            ancestor_rel = "/".join(parts[:depth])
+            ancestor = os.path.join(self.root, *parts[:depth])
+            if self.entry_skip_reason(ancestor, ancestor_rel, True) is not None:
+                return False
+        return self.entry_skip_reason(path, rel, is_dir) is None
+
+    def file_skip(self, path: str, rel: str, size: int) -> tuple[str | None, str | None, str]:
+        """(reason, language, detail) for a file that passed :meth:`entry_skip_reason`."""
+        included = bool(self._include) and any(rx.fullmatch(rel) for rx in self._include)
+        if self._include and not included:
+            return NOT_INCLUDED, None, ""
+        if size > self.options.max_file_size:
+            return TOO_LARGE, None, f"{_human(size)} > {_human(self.options.max_file_size)}"
+        language = detect_language(path)
+        if language is None:
+            language = detect_language(None, _read_head(path))
+        if language is None and not (included or self.options.all_languages):
+            return UNKNOWN_LANGUAGE, None, ""
+        return None, language, ""
+
+
+def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> Iterator[WalkedFile | Skipped]:
+    """Files under ``root`` in sorted order, and a :class:`Skipped` record for each
+    file or directory left out (the contents of a skipped directory are not listed)."""
+    rules = WalkRules(root, options)
+    yield from _walk_dir(rules, rules.root, "")
+
+
+def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile | Skipped]:
+    follow = rules.options.follow_symlinks
+    top_stat = _stat(top)
+    if top_stat is None:
+        return
+    # Each stack entry carries the identities of the directories above it, so a link
+    # back to an ancestor is told apart from a second link to an already-walked directory.
+    stack: list[tuple[str, str, frozenset[tuple[int, int]]]] = [
+        (top, top_rel, frozenset({(top_stat.st_dev, top_stat.st_ino)}))
+    ]
+    walked: set[tuple[int, int]] = {(top_stat.st_dev, top_stat.st_ino)}
+    while stack:
+        directory, dir_rel, ancestors = stack.pop()
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            yield Skipped(directory, dir_rel, UNREADABLE, True, exc.strerror or str(exc))
+            continue
+        subdirs: list[tuple[str, str, frozenset[tuple[int, int]]]] = []
+        for entry in entries:
+            path = entry.path
+            rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+            is_link = entry.is_symlink()
+            if is_link and not follow:
+                continue
+            try:
+                st = entry.stat(follow_symlinks=True)
+            except OSError as exc:
+                if is_link:
+                    yield Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path))
+                else:
+                    yield Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
+                continue
+            is_dir = stat.S_ISDIR(st.st_mode)
+            reason = rules.entry_skip_reason(path, rel, is_dir)
+            if reason is not None:
+                yield Skipped(path, rel, reason, is_dir)
+                continue
+            if is_dir:
+                identity = (st.st_dev, st.st_ino)
+                if identity in ancestors:
+                    yield Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}")
+                    continue
+                if identity in walked:
+                    continue  # a second way into a directory already walked: nothing new there
+                walked.add(identity)
+                subdirs.append((path, rel, ancestors | {identity}))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                yield Skipped(path, rel, NOT_REGULAR, False)
+                continue
+            why, language, detail = rules.file_skip(path, rel, st.st_size)
+            if why is not None:
+                yield Skipped(path, rel, why, False, detail)
+            else:
+                yield WalkedFile(path, rel, st.st_size, language)
+        stack.extend(reversed(subdirs))  # pop in sorted order: depth-first, names ascending
+
+
+@dataclass(slots=True)
+class WalkPlan:
+    """What a run over several command-line paths will chunk."""
+
+    root: str  # the directory paths in the output are relative to
+    files: list[WalkedFile] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+    def skipped_by_reason(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for record in self.skipped:
+            counts[record.reason] = counts.get(record.reason, 0) + 1
+        return counts
+
+
+def common_root(paths: Sequence[str | os.PathLike[str]]) -> str:
+    """The directory output paths are relative to: a directory given alone, the
+    parent of a file given alone, else the deepest directory holding them all."""
+    dirs = []
+    for p in paths:
+        p = os.path.abspath(os.fspath(p))
+        dirs.append(p if os.path.isdir(p) else os.path.dirname(p))
+    if not dirs:
+        return os.path.abspath(os.curdir)
+    return os.path.commonpath(dirs)
+
+
+def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = None,
+         root: str | None = None) -> WalkPlan:
+    """Expand command-line paths: directories are walked, files given by name are
+    always taken (the user asked for them), duplicates dropped, order kept."""
+    options = options or WalkOptions()
+    paths = [os.fspath(p) for p in paths]
+    result = WalkPlan(root or common_root([p for p in paths if os.path.exists(p)] or ["."]))
+    seen: set[str] = set()
+    for given in paths:
+        if not os.path.exists(given):
+            if os.path.islink(given):
+                result.skipped.append(Skipped(given, given, BROKEN_SYMLINK, False, _link_target(given)))
+            else:
+                result.missing.append(given)
+            continue
+        absolute = os.path.abspath(given)
+        prefix = os.path.relpath(absolute, result.root).replace(os.sep, "/")
+        if os.path.isdir(absolute):
+            rules = WalkRules(absolute, options)
+            records = _walk_dir(rules, absolute, "")
+            for record in records:
+                full_rel = record.rel if prefix == "." else f"{prefix}/{record.rel}"
+                if isinstance(record, WalkedFile):
+                    if record.path in seen:
+                        continue
+                    seen.add(record.path)
+                    result.files.append(WalkedFile(record.path, full_rel, record.size, record.language))
+                else:
+                    result.skipped.append(Skipped(record.path, full_rel, record.reason, record.is_dir, record.detail))
+        elif absolute not in seen:
+            seen.add(absolute)
+            try:
+                size = os.path.getsize(absolute)
+            except OSError as exc:
+                result.skipped.append(Skipped(given, prefix, UNREADABLE, False, exc.strerror or str(exc)))
+                continue
+            if not os.path.isfile(absolute):
+                result.skipped.append(Skipped(given, prefix, NOT_REGULAR, False))
+                continue
+            language = detect_language(absolute) or detect_language(None, _read_head(absolute))
+            result.files.append(WalkedFile(absolute, prefix, size, language))
+    return result
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _read_head(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(_HEAD_BYTES)
+    except OSError:
+        return b""
+
+
+def _link_target(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
+
+
+def _human(size: int) -> str:
+    for unit, scale in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+        if size >= scale:
+            return f"{size / scale:.1f}{unit}"
+    return f"{size}B"
