@@ -111,11 +111,14 @@ DEFINITION_KINDS: dict[str, tuple[str, ...]] = {
 }
 #: Type specifiers are definitions only with a body (``struct s {...}``, not ``struct s *p``).
 NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
-#: The generic rule: a named kind that names a function/class-like thing.
+#: The generic rule: a named kind that names a function/class-like thing. Words that
+#: also name other things (a Haskell data ``constructor``, a ``record`` pattern)
+#: need a definition suffix; prefixes that mean an expression (anonymous, arrow) are out.
 _DEFINITION_WORDS = re.compile(
-    r"^(\w+_)?(function|method|class|struct|enum|interface|trait|impl|module|object|protocol|"
-    r"constructor|record|union|namespace|subroutine|procedure)"
-    r"(_(definition|declaration|item|specifier|def|decl))?$"
+    r"^(abstract_|singleton_|protocol_|file_scoped_|package_|companion_|secondary_|generator_)?"
+    r"(?:(function|method|class|struct|enum|interface|trait|impl|module|protocol|subroutine|procedure)"
+    r"(_(definition|declaration|item|specifier|def|decl))?"
+    r"|(constructor|record|union|object|namespace)_(definition|declaration|item|specifier|def|decl))$"
 )
 #: Parents that wrap a definition and belong to it (``export``, decorators, templates).
 WRAPPER_KINDS = frozenset(
@@ -311,17 +314,28 @@ def is_container(node: Node) -> bool:
     return kind in CONTAINER_KINDS or node.parent is None or bool(_CONTAINER_WORDS.search(kind))
 
 
+def _parent_and_next(root: Node, c: int) -> tuple[Node, Node | None]:
+    """The deepest node strictly containing ``c`` and its child starting at or after ``c``.
+
+    Walks up from the smallest node at ``c`` (``first_child_for_byte`` is avoided:
+    py-tree-sitter 0.25 crashes on it when there is no such child)."""
+    node: Node | None = root.descendant_for_byte_range(c, c)
+    below: Node | None = None
+    while node is not None and not (node.start_byte < c < node.end_byte) and node.parent is not None:
+        below, node = node, node.parent
+    parent = node if node is not None else root
+    if below is not None and below.end_byte <= c:
+        below = below.next_sibling
+    if below is None or below.start_byte < c:
+        below = next((ch for ch in parent.children if ch.start_byte >= c), None)
+    return parent, below
+
+
 def classify_cut(src: SourceText, root: Node, c: int, *, max_size: int = 0, unit: str = "nws") -> Cut:
     """Classify one cut offset (already moved past whitespace) against the tree."""
-    parent = root
-    while True:  # descend to the deepest node strictly containing c
-        child = parent.first_child_for_byte(c)  # first child ending after c
-        if child is None or child.start_byte >= c:
-            break
-        parent = child
+    parent, nxt = _parent_and_next(root, c)
     line = src.line_of(c)
     midline = bool(src.data[src.line_start(line) : c].translate(None, b" \t\x0b\x0c\r\n"))
-    nxt = parent.first_child_for_byte(c) if parent.child_count else None
     if nxt is None or nxt.start_byte != c:
         oversized = max_size > 0 and src.measure(unit, parent.start_byte, parent.end_byte) > max_size
         after = nxt.type if nxt is not None else None

@@ -30,7 +30,7 @@ class LoadedFile:
     parsed: ParsedFile
     structure: Any | None
     parse_ms: float
-    #: Longest line in characters (for the source view's horizontal extent).
+    #: Longest line in cells, tabs expanded (the source view's horizontal extent).
     longest_line: int
 
     @property
@@ -194,10 +194,8 @@ def needs_reparse(old: ChunkOptions, new: ChunkOptions) -> bool:
     return old.language != new.language or old.strategy != new.strategy
 
 
-def longest_line(source: SourceText) -> int:
-    """Length in characters of the longest line (an upper bound for non-ASCII text)."""
-    starts = source.line_starts
-    if not source.data:
+def longest_line(source: SourceText, tab_size: int = 4) -> int:
+    """Display width of the longest line with tabs expanded (wide characters count once)."""
+    if not source.text:
         return 0
-    ends = starts[1:] + [len(source.data)]
-    return max(e - s for s, e in zip(starts, ends))
+    return max(map(len, source.text.expandtabs(tab_size).splitlines()))

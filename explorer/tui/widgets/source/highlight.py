@@ -1,0 +1,146 @@
+"""Syntax highlighting for the source view: pygments tokens per line, lexed only near what is shown.
+
+Lexing a whole 50,000-line file takes seconds, so lines are lexed in blocks of
+``BLOCK`` lines when first shown and the tokens are cached. A block must not
+start inside a multi-line token (a docstring, a block comment): the parse tree
+says where such a token starts, and lexing begins on that token's first line.
+Over-long lines are cut to ``max_chars`` before lexing, so minified code costs
+no more than ordinary code.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.lexers.special import TextLexer
+from pygments.token import Token, _TokenType
+from pygments.util import ClassNotFound
+from tree_sitter import Node
+
+from explorer.engine.text import SourceText
+
+LineTokens = list[tuple[str, _TokenType]]
+
+#: Our grammar names whose pygments lexer has another name.
+PYGMENTS_NAMES = {
+    "commonlisp": "common-lisp",
+    "dockerfile": "docker",
+    "objc": "objective-c",
+    "embeddedtemplate": "erb",
+    "ocaml_interface": "ocaml",
+    "fsharp_signature": "fsharp",
+    "qmljs": "qml",
+    "make": "make",
+    "gomod": "text",
+    "gosum": "text",
+    "requirements": "text",
+    "csv": "text",
+    "tsv": "text",
+    "psv": "text",
+}
+
+#: Node kinds (by suffix) that a lexer sees as one token even when they span lines.
+_TOKEN_KIND_ENDINGS = ("string", "string_literal", "string_content", "comment", "heredoc_body", "heredoc")
+
+_LEXER_OPTIONS = {"stripnl": False, "stripall": False, "ensurenl": True, "tabsize": 0}
+
+
+def lexer_for(path: str | None, language: str | None) -> Lexer:
+    """The pygments lexer for a language (our grammar name), else for the file name, else plain text."""
+    if language:
+        try:
+            return get_lexer_by_name(PYGMENTS_NAMES.get(language, language), **_LEXER_OPTIONS)
+        except ClassNotFound:
+            pass
+    if path:
+        try:
+            return get_lexer_for_filename(path, **_LEXER_OPTIONS)
+        except ClassNotFound:
+            pass
+    return TextLexer(**_LEXER_OPTIONS)
+
+
+class LineHighlighter:
+    """Tokens of each line of a source, computed block by block on demand."""
+
+    BLOCK = 128
+    #: How many lines back a block may start to catch the beginning of a multi-line token.
+    MAX_LOOKBACK = 2000
+
+    def __init__(self, source: SourceText, lexer: Lexer, root: Node | None, max_chars: int, cache_blocks: int = 64):
+        self.source = source
+        self.lexer = lexer
+        self.root = root
+        self.max_chars = max_chars
+        self._blocks: OrderedDict[int, list[LineTokens]] = OrderedDict()
+        self._cache_blocks = cache_blocks
+
+    def line_text(self, line: int) -> str:
+        """A line without its ending, cut to ``max_chars`` characters."""
+        start = self.source.line_starts[line]
+        end = self.source.line_end(line, keep_newline=False)
+        # Cut in bytes first (a minified megabyte line must not be decoded whole), then in characters.
+        cut = min(end, start + 4 * self.max_chars + 4)
+        text = self.source.slice(start, self.source.floor_char_boundary(cut))
+        return text[: self.max_chars]
+
+    def is_cut(self, line: int) -> bool:
+        start = self.source.line_starts[line]
+        end = self.source.line_end(line, keep_newline=False)
+        return end - start > self.max_chars and self.source.chars(start, end) > self.max_chars
+
+    def tokens(self, line: int) -> LineTokens:
+        block = line // self.BLOCK
+        lines = self._blocks.get(block)
+        if lines is None:
+            lines = self._lex_block(block)
+            self._blocks[block] = lines
+            if len(self._blocks) > self._cache_blocks:
+                self._blocks.popitem(last=False)
+        else:
+            self._blocks.move_to_end(block)
+        return lines[line - block * self.BLOCK]
+
+    def _lex_block(self, block: int) -> list[LineTokens]:
+        first = block * self.BLOCK
+        last = min(self.source.line_count, first + self.BLOCK)
+        start = self._safe_start(first)
+        text = "\n".join(self.line_text(n) for n in range(start, last)) + "\n"
+        lines: list[LineTokens] = [[]]
+        for ttype, value in self.lexer.get_tokens(text):
+            if "\n" not in value:
+                if value:
+                    lines[-1].append((value, ttype))
+                continue
+            parts = value.split("\n")
+            for i, part in enumerate(parts):
+                if i:
+                    lines.append([])
+                if part:
+                    lines[-1].append((part, ttype))
+        # The joined text ends with a newline, which opens one empty extra line.
+        lines = lines[first - start : first - start + (last - first)]
+        while len(lines) < last - first:
+            lines.append([])
+        return lines
+
+    def _safe_start(self, line: int) -> int:
+        """The line to start lexing at so that ``line`` is lexed in the right state."""
+        if self.root is None or line == 0:
+            return line
+        offset = self.source.line_starts[line]
+        node: Node | None = self.root.descendant_for_byte_range(offset, offset)
+        outer = None
+        while node is not None and node.start_byte < offset:
+            if node.type.endswith(_TOKEN_KIND_ENDINGS):
+                outer = node
+            node = node.parent
+        if outer is None:
+            return line
+        return max(self.source.line_of(outer.start_byte), line - self.MAX_LOOKBACK)
+
+
+def plain_tokens(text: str) -> LineTokens:
+    return [(text, Token.Text)] if text else []
