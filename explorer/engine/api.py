@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Iterator
+from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .chunker import Span, iter_spans
@@ -22,7 +24,12 @@ def parse(filepath: str | None, code: str | bytes, options: ChunkOptions) -> Par
 
 
 def iter_chunks(
-    parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None, total: int | None = None
+    parsed: ParsedFile,
+    options: ChunkOptions,
+    *,
+    structure: Any = None,
+    spans: Iterable[Span] | None = None,
+    total: int | None = None,
 ) -> Iterator[Chunk]:
     """Chunks of an already parsed file, built lazily (``total=None`` gives ``total_chunks=-1``)."""
     src = parsed.source
@@ -30,7 +37,7 @@ def iter_chunks(
     overlap = options.overlap_lines if options.context_mode != "none" else 0
     strategy = "lines" if parsed.tree is None else "ast"
     previous = ""
-    for index, span in enumerate(iter_spans(parsed, options)):
+    for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
         text = src.slice(span.start, span.end)
         overlap_text = _last_lines(previous, overlap) if overlap and previous else ""
         context = builder.context_for(span.start, span.end)
@@ -58,9 +65,20 @@ def iter_chunks(
 
 def chunk_parsed(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:
     """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing."""
-    spans: list[Span] = list(iter_spans(parsed, options))
-    chunks = list(iter_chunks(parsed, options, structure=structure, total=len(spans)))
-    return chunks
+    with _gc_paused():  # millions of short-lived pieces on huge files: cyclic GC passes only cost
+        spans = list(iter_spans(parsed, options))
+        return list(iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)))
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _last_lines(text: str, count: int) -> str:
