@@ -1,42 +1,312 @@
 """Per-chunk context and contextualized text.
 
-PLACEHOLDER written by the engine author so the API runs end to end; the
-structure work (issue 3) replaces this module, keeping these two names and
-their signatures.
+``make_context_builder(parsed, options, filepath, structure=None)`` returns a
+builder with ``context_for(start, end)`` (the ``context`` dict of the chunk
+covering bytes ``[start, end)``) and ``contextualize(context, text,
+overlap_text)`` (its ``contextualized_text``). Pass a precomputed
+``structure`` (``extract_structure(parsed)``) to re-chunk without re-extracting.
+
+The context dict (camelCase keys, in this order)::
+
+    filepath, language     only when context_mode is not "none"
+    scope                  entities containing the chunk, innermost first:
+                           [{name, type, signature}]
+    entities               entities overlapping the chunk that are not in scope:
+                           [{name, type, signature, docstring, lineRange, isPartial}]
+    siblings               children of the innermost scope (or top-level entities)
+                           entirely before/after the chunk, nearest first, at most
+                           max_siblings per side: [{name, type, position
+                           ("before"|"after"), distance (1 = adjacent)[, signature]}]
+    imports                the file's imports, or with filter_imports only those the
+                           chunk uses: [{name, source[, isDefault][, isNamespace]}]
+    parseError             {message, recoverable}, only when the tree has errors
+
+"Contains" means the entity's byte range holds the whole chunk and is not
+exactly the chunk's range: a chunk that is exactly one method has the class as
+scope and the method in ``entities`` (not partial); a chunk holding the tail of
+one method and all of the next has the class as scope and both methods in
+``entities``, the first partial. (code-chunk used the chunk's start only, so the
+first method there would wrongly be the scope.)
+
+``context_mode``:
+  ``none``    scope/entities/siblings/imports are empty, no filepath/language,
+              ``contextualized_text == text`` and no overlap;
+  ``minimal`` filepath, language and scope (other lists empty); header has the
+              path and scope lines only;
+  ``full``    everything; header has path, scope, defines, uses and siblings.
+``sibling_detail``: ``none`` (no siblings), ``names``, ``signatures`` (each
+sibling also carries its signature, and the header shows signatures).
+``filter_imports``: keep an import when its local name appears as an identifier
+in the chunk's text outside import statements; glob imports (``*``,
+``#include``, ``require``) are always kept, since what they bring in is unknown;
+side-effect imports are dropped.
+
+Contextualized text format (``C`` is the line comment of the chunk's language,
+e.g. ``#`` for Python, ``//`` for the C family, ``--`` for SQL and Lua, ``;``
+for Lisps, ``%`` for LaTeX and Erlang; block-comment languages write
+``<!-- line -->`` or ``/* line */``)::
+
+    C <last 3 path segments>                      if the chunk has a filepath
+    C Scope: <outermost> > ... > <innermost>      if the scope is not empty
+    C Defines: <signature>, ...                   full: entities except imports/exports,
+                                                  at most 10, then "… (+N more)"
+    C Uses: <import name>, ...                    full: at most 10 import names
+    C After: <sibling>, ...                       full: siblings before the chunk
+    C Before: <sibling>, ...                      full: siblings after the chunk
+    <empty line>                                  if any header line was written
+    C ...                                         if overlap_text is not empty
+    <overlap text>
+    C ---
+    <chunk text>
+
+Siblings are shown by name, or by signature with ``sibling_detail="signatures"``.
+Header values are put on one line (newlines become spaces).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .options import ChunkOptions
 from .parse import ParsedFile
+from .structure import FileStructure, extract_structure
+from .structure.entities import NON_SCOPE_TYPES, Entity
+from .structure.extract import empty_structure
+
+#: Header lists longer than this are cut and end with "… (+N more)".
+MAX_DEFINES = 10
+MAX_USES = 10
+
+#: Line comment (or block comment pair) per language, for the header.
+_COMMENT_STYLES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("#", ""): (
+        "python", "ruby", "bash", "fish", "perl", "r", "yaml", "toml", "make", "cmake", "dockerfile",
+        "elixir", "julia", "nim", "powershell", "tcl", "starlark", "gdscript", "nix", "hcl", "terraform",
+        "gitignore", "gitattributes", "requirements", "properties", "gn", "meson", "ninja", "puppet",
+        "graphql", "bitbake", "kconfig", "udev", "pymanifest", "readline", "hyprlang", "sparql", "po",
+        "janet", "magik", "smali", "capnp", "gitcommit", "qmldir", "cairo", "mojo", "crystal", "awk",
+        "coffeescript", "heex", "psv", "tsv", "csv", "pem", "pgn", "chatito", "rego", "gleam_toml",
+    ),
+    ("//", ""): (
+        "c", "cpp", "java", "javascript", "typescript", "tsx", "go", "rust", "csharp", "kotlin", "swift",
+        "scala", "php", "dart", "zig", "groovy", "objc", "cuda", "glsl", "hlsl", "wgsl", "solidity", "proto",
+        "d", "v", "odin", "hare", "gleam", "json", "jsonnet", "kdl", "qmljs", "thrift", "prisma", "bicep",
+        "ispc", "arduino", "apex", "actionscript", "haxe", "fsharp", "fsharp_signature", "pascal",
+        "squirrel", "nqc", "verilog", "netlinx", "typst", "ron", "smithy", "tablegen", "gomod", "hack",
+        "firrtl", "pony", "re2c", "slang", "ungrammar", "uxntal", "mermaid", "bsl", "func", "move",
+    ),
+    ("--", ""): ("sql", "lua", "luau", "haskell", "elm", "purescript", "agda", "ada", "vhdl", "plsql", "idris"),
+    (";", ""): (
+        "commonlisp", "elisp", "scheme", "racket", "clojure", "fennel", "asm", "llvm", "ini", "wast", "wat",
+        "beancount", "yuck", "smt2", "linkerscript_ld",
+    ),
+    ("%", ""): ("latex", "erlang", "matlab", "bibtex", "prolog", "tex"),
+    ("<!--", "-->"): ("html", "xml", "markdown", "markdown_inline", "vue", "svelte", "astro", "dtd", "svg"),
+    ("/*", "*/"): ("css", "scss", "less", "linkerscript"),
+    ("(*", "*)"): ("ocaml", "ocaml_interface", "sml"),
+    ('"', ""): ("vim",),
+    ("{#", "#}"): ("twig", "jinja"),
+    ("<%#", "%>"): ("embeddedtemplate",),
+}
+COMMENT_STYLE: dict[str, tuple[str, str]] = {
+    language: style for style, languages in _COMMENT_STYLES.items() for language in languages
+}
+DEFAULT_COMMENT_STYLE = ("#", "")
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
+
+
+def comment_style(language: str | None) -> tuple[str, str]:
+    """``(open, close)`` for one header comment line in ``language`` (close may be empty)."""
+    return COMMENT_STYLE.get(language or "", DEFAULT_COMMENT_STYLE)
+
+
+def short_path(filepath: str) -> str:
+    """The last three segments of a path, split at ``/`` or ``\\``."""
+    parts = [p for p in re.split(r"[\\/]", filepath) if p]
+    return "/".join(parts[-3:]) if parts else filepath
 
 
 class ContextBuilder:
-    def __init__(self, parsed: ParsedFile, options: ChunkOptions, filepath: str | None, structure: Any = None):
+    """Builds each chunk's context and contextualized text for one parsed file."""
+
+    def __init__(
+        self,
+        parsed: ParsedFile,
+        options: ChunkOptions,
+        filepath: str | None,
+        structure: FileStructure | None = None,
+    ):
         self.parsed = parsed
         self.options = options
         self.filepath = filepath
+        self.mode = options.context_mode
+        if self.mode == "none":
+            self.structure = empty_structure(parsed.language)
+        else:
+            self.structure = structure if structure is not None else extract_structure(parsed)
+        self._imports = _dedupe_imports(self.structure.imports)
+        self._import_infos = [e.import_info() for e in self._imports]
+        self._import_ranges = sorted({(e.start, e.end) for e in self._imports})
+        self._comment = comment_style(parsed.language)
 
+    # -- context -----------------------------------------------------------------------
     def context_for(self, start: int, end: int) -> dict[str, Any]:
-        if self.options.context_mode == "none":
-            return {"scope": [], "entities": [], "siblings": [], "imports": []}
-        ctx: dict[str, Any] = {"filepath": self.filepath, "language": self.parsed.language,
-                               "scope": [], "entities": [], "siblings": [], "imports": []}
+        """The context of the chunk covering bytes ``[start, end)`` (see the module doc)."""
+        ctx: dict[str, Any] = {}
+        if self.mode == "none":
+            ctx.update(scope=[], entities=[], siblings=[], imports=[])
+        else:
+            index = self.structure.scope
+            scope = index.enclosing(start, end)
+            ctx["filepath"] = self.filepath
+            ctx["language"] = self.parsed.language
+            ctx["scope"] = [e.info() for e in scope]
+            if self.mode == "full":
+                ctx["entities"] = self._entities(start, end, scope)
+                ctx["siblings"] = self._siblings(start, end, scope)
+                ctx["imports"] = self._imports_for(start, end)
+            else:
+                ctx.update(entities=[], siblings=[], imports=[])
         if self.parsed.parse_error:
-            ctx["parseError"] = self.parsed.parse_error
+            ctx["parseError"] = dict(self.parsed.parse_error)
         return ctx
 
+    def _entities(self, start: int, end: int, scope: list[Entity]) -> list[dict[str, Any]]:
+        index = self.structure.scope
+        in_scope = {id(e) for e in scope}
+        found = [(e, True) for e in reversed(index.covering(start)) if id(e) not in in_scope]
+        found += [(e, partial) for e, partial in index.starting_in(start, end) if id(e) not in in_scope]
+        return [
+            {
+                "name": e.name,
+                "type": e.type,
+                "signature": e.signature,
+                "docstring": e.docstring,
+                "lineRange": {"start": e.line_start, "end": e.line_end},
+                "isPartial": partial,
+            }
+            for e, partial in found
+        ]
+
+    def _siblings(self, start: int, end: int, scope: list[Entity]) -> list[dict[str, Any]]:
+        detail = self.options.sibling_detail
+        if detail == "none":
+            return []
+        parent = scope[0] if scope else None
+        out = []
+        for entity, position, distance in self.structure.scope.siblings(
+            parent, start, end, self.options.max_siblings
+        ):
+            info: dict[str, Any] = {
+                "name": entity.name,
+                "type": entity.type,
+                "position": position,
+                "distance": distance,
+            }
+            if detail == "signatures":
+                info["signature"] = entity.signature
+            out.append(info)
+        return out
+
+    def _imports_for(self, start: int, end: int) -> list[dict[str, Any]]:
+        if not self.options.filter_imports:
+            return [dict(info) for info in self._import_infos]
+        used = self._identifiers(start, end)
+        return [
+            dict(info)
+            for entity, info in zip(self._imports, self._import_infos)
+            if entity.is_wildcard or (not entity.is_side_effect and entity.local_name in used)
+        ]
+
+    def _identifiers(self, start: int, end: int) -> set[str]:
+        """Identifiers in the chunk's text, leaving out the import statements themselves."""
+        source = self.parsed.source
+        pieces = []
+        pos = start
+        for s, e in self._import_ranges:
+            if e <= pos or s >= end:
+                continue
+            if s > pos:
+                pieces.append(source.slice(pos, s))
+            pos = max(pos, e)
+        if pos < end:
+            pieces.append(source.slice(pos, end))
+        return set(_IDENTIFIER.findall("\n".join(pieces)))
+
+    # -- contextualized text -----------------------------------------------------------------
     def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
-        if self.options.context_mode == "none":
+        """The chunk text with its header and overlap (see the module doc for the format)."""
+        if self.mode == "none":
             return text
-        header = [f"# {self.filepath}"] if self.filepath else []
-        parts = header + ([""] if header else [])
-        if overlap_text:
-            parts += ["# ...", overlap_text.rstrip("\r\n"), "# ---"]
-        return "\n".join(parts + [text]) if parts else text
+        header = self.header_lines(context)
+        parts = header + [""] if header else []
+        overlap = overlap_text.rstrip("\r\n")
+        if overlap:
+            parts += [self._line("..."), overlap, self._line("---")]
+        parts.append(text)
+        return "\n".join(parts)
+
+    def header_lines(self, context: dict[str, Any]) -> list[str]:
+        lines = []
+        filepath = context.get("filepath")
+        if filepath:
+            lines.append(self._line(short_path(filepath)))
+        scope = context.get("scope") or []
+        if scope:
+            lines.append(self._line("Scope: " + " > ".join(e["name"] for e in reversed(scope))))
+        if self.mode != "full":
+            return lines
+        defines = [
+            e["signature"] or e["name"]
+            for e in context.get("entities") or []
+            if e["type"] not in NON_SCOPE_TYPES
+        ]
+        if defines:
+            lines.append(self._line("Defines: " + _capped(defines, MAX_DEFINES)))
+        imports = context.get("imports") or []
+        if imports:
+            lines.append(self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES)))
+        siblings = context.get("siblings") or []
+        key = "signature" if self.options.sibling_detail == "signatures" else "name"
+        for position, label in (("before", "After"), ("after", "Before")):
+            names = [s.get(key) or s["name"] for s in siblings if s["position"] == position]
+            if names:
+                lines.append(self._line(f"{label}: " + ", ".join(names)))
+        return lines
+
+    def _line(self, value: str) -> str:
+        opener, closer = self._comment
+        value = _LINE_BREAKS.sub(" ", value)
+        if closer:
+            value = value.replace(closer, closer[0] + " " + closer[1:])  # keep the comment closed
+            return f"{opener} {value} {closer}"
+        return f"{opener} {value}"
 
 
-def make_context_builder(parsed: ParsedFile, options: ChunkOptions, filepath: str | None, structure: Any = None) -> ContextBuilder:
+def _capped(items: list[str], limit: int) -> str:
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f", … (+{len(items) - limit} more)"
+
+
+def _dedupe_imports(imports: list[Entity]) -> list[Entity]:
+    seen: set[tuple[str, str | None]] = set()
+    out = []
+    for entity in imports:
+        key = (entity.name, entity.source)
+        if key not in seen:
+            seen.add(key)
+            out.append(entity)
+    return out
+
+
+def make_context_builder(
+    parsed: ParsedFile,
+    options: ChunkOptions,
+    filepath: str | None,
+    structure: FileStructure | None = None,
+) -> ContextBuilder:
     return ContextBuilder(parsed, options, filepath, structure)

@@ -110,9 +110,6 @@ _ALIASES: dict[str, str] = {
     "hs": "haskell", "ex": "elixir", "tf": "terraform", "text": "text", "plain": "text",
 }
 
-_SHEBANG = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
-
-
 def resolve_language(name: str) -> str:
     """Canonical grammar name for a user-given language name; ValueError if unknown."""
     key = str(name).strip().lower()
@@ -144,14 +141,12 @@ def detect_language(path: str | os.PathLike[str] | None, head: bytes | None = No
 
 
 def _from_shebang(line: bytes) -> str | None:
-    m = _SHEBANG.match(line)
-    if not m:
+    words = line[2:].decode("utf-8", "replace").split()
+    if not words:
         return None
-    prog = os.path.basename(m.group(1).decode("utf-8", "replace"))
-    if prog == "env" and m.group(2):
-        prog = os.path.basename(m.group(2).decode("utf-8", "replace"))
-        if prog.startswith("-") :
-            return None
+    prog = os.path.basename(words[0])
+    if prog == "env":  # env [-S] [NAME=value ...] program args: the first plain word
+        prog = next((os.path.basename(w) for w in words[1:] if not w.startswith("-") and "=" not in w), "")
     prog = re.sub(r"[\d.]+$", "", prog) or prog
     return _INTERPRETERS.get(prog)
 

@@ -565,6 +565,11 @@ class GroupSummary:
         return _pct(self.cuts["stmt"] + self.cuts["sibling"], self.total_cuts)
 
     @property
+    def clean_unforced_pct(self) -> float | None:
+        """clean% leaving out token cuts inside tokens that alone exceed max_size (no clean cut exists there)."""
+        return _pct(self.cuts["stmt"] + self.cuts["sibling"], self.total_cuts - self.oversized_token_cuts)
+
+    @property
     def over_pct(self) -> float | None:
         return _pct(self.over, self.chunks)
 
@@ -631,6 +636,7 @@ class GroupSummary:
             "innerPct": r(self.cut_pct("inner")),
             "midlinePct": r(self.midline_pct),
             "oversizedTokenCuts": self.oversized_token_cuts,
+            "cleanUnforcedPct": r(self.clean_unforced_pct),
             "splitTopPct": r(self.split_top_pct),
             "splitAnyPct": r(self.split_any_pct),
             "docSplitPct": r(self.doc_split_pct),

@@ -45,12 +45,15 @@ class ChunksReady(Message):
 
     chunking: Chunking
     generation: int
+    #: Which chunking run this is (the service starts the next pending one when it ends).
+    run: int
 
 
 @dataclass
 class ChunkingFailed(Message):
     reason: str
     generation: int
+    run: int
 
 
 @dataclass

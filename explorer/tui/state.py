@@ -6,32 +6,36 @@ handlers hand them down to the views, which only read them.
 
 from __future__ import annotations
 
+import os
 import statistics
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.engine.metrics import TINY_NWS
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
 from explorer.engine.text import SourceText
 
-#: A chunk with fewer non-whitespace characters than this is "tiny" (quality-metrics.md).
-TINY_NWS = 50
 #: Bars in the size histogram (sizes from 0 to max_size), plus one bar for oversized chunks.
 HISTOGRAM_BINS = 10
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class LoadedFile:
     """A file read and parsed once; re-chunking reuses all of it."""
 
     path: str
     parsed: ParsedFile
     structure: Any | None
+    #: The options it was parsed with (their language and strategy decide the parse).
+    parse_options: ChunkOptions
     parse_ms: float
     #: Longest line in cells, tabs expanded (the source view's horizontal extent).
     longest_line: int
+    #: The pygments lexer for highlighting (looked up here: the first look-up imports a lot).
+    lexer: Any = None
 
     @property
     def source(self) -> SourceText:
@@ -73,7 +77,7 @@ class ChunkStats:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ChunkLayout:
     """Where chunks fall in the file, indexed for the source view and the links between panes.
 
@@ -152,7 +156,7 @@ class ChunkLayout:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Chunking:
     """One chunking run of a loaded file."""
 
@@ -163,7 +167,7 @@ class Chunking:
     chunk_ms: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Document:
     """What the views show: a loaded file and its current chunking."""
 
@@ -199,3 +203,12 @@ def longest_line(source: SourceText, tab_size: int = 4) -> int:
     if not source.text:
         return 0
     return max(map(len, source.text.expandtabs(tab_size).splitlines()))
+
+
+def display_path(path: str, root: str) -> str:
+    """``path`` relative to ``root`` in POSIX form, or as given when it lies outside."""
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if rel.startswith("..") else rel.replace(os.sep, "/")

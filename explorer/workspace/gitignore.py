@@ -199,14 +199,15 @@ class IgnoreRules:
     """All ignore files that apply under a root, loaded lazily per directory.
 
     Rules come from ``.git/info/exclude`` and every ``.gitignore`` from the top of
-    the git work tree containing ``root`` (or ``root`` itself outside git) down to
+    the git work tree containing ``root`` (outside git: ``top``, default ``root``) down to
     the directory of the path asked about. Results are cached per directory;
     :meth:`forget` drops the cache (when a ``.gitignore`` changes on disk).
     """
 
-    def __init__(self, root: str | os.PathLike[str]):
+    def __init__(self, root: str | os.PathLike[str], top: str | os.PathLike[str] | None = None):
         self.root = os.path.abspath(os.fspath(root))
-        self.top = find_worktree_top(self.root) or self.root
+        # Outside git, ``top`` (default: the root) is where .gitignore files start to count.
+        self.top = find_worktree_top(self.root) or os.path.abspath(os.fspath(top or self.root))
         self._files: dict[str, IgnoreFile | None] = {}
         self._chains: dict[str, tuple[IgnoreFile, ...]] = {}
         exclude = IgnoreFile.load(os.path.join(self.top, ".git", "info", "exclude"), base=self.top)

@@ -153,10 +153,11 @@ def parse_size(text: str | int) -> int:
 class WalkRules:
     """The decisions about one root, shared by :func:`walk` and the TUI file tree."""
 
-    def __init__(self, root: str | os.PathLike[str], options: WalkOptions | None = None):
+    def __init__(self, root: str | os.PathLike[str], options: WalkOptions | None = None,
+                 ignore_top: str | None = None):
         self.root = os.path.abspath(os.fspath(root))
         self.options = options or WalkOptions()
-        self.ignore = IgnoreRules(self.root) if self.options.gitignore else None
+        self.ignore = IgnoreRules(self.root, ignore_top) if self.options.gitignore else None
         self._include = [glob_to_regex(g) for g in self.options.include]
         self._exclude = [glob_to_regex(g) for g in self.options.exclude]
 
@@ -219,63 +220,76 @@ def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> It
 
 
 def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile | Skipped]:
+    """Pre-order, names sorted (the order of a file tree), with a stack of directory
+    listings instead of recursion."""
     follow = rules.options.follow_symlinks
     top_stat = _stat(top)
     if top_stat is None:
         return
-    # Each stack entry carries the identities of the directories above it, so a link
-    # back to an ancestor is told apart from a second link to an already-walked directory.
-    stack: list[tuple[str, str, frozenset[tuple[int, int]]]] = [
-        (top, top_rel, frozenset({(top_stat.st_dev, top_stat.st_ino)}))
-    ]
-    walked: set[tuple[int, int]] = {(top_stat.st_dev, top_stat.st_ino)}
+    top_id = (top_stat.st_dev, top_stat.st_ino)
+    walked: set[tuple[int, int]] = {top_id}
+    # Each level carries the identities of the directories above it, so a link back to an
+    # ancestor (a loop) is told apart from a second link to an already-walked directory.
+    stack: list[tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]]]] = []
+    listing = _list(top, top_rel)
+    if isinstance(listing, Skipped):
+        yield listing
+        return
+    stack.append((iter(listing), top_rel, frozenset({top_id})))
     while stack:
-        directory, dir_rel, ancestors = stack.pop()
-        try:
-            with os.scandir(directory) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as exc:
-            yield Skipped(directory, dir_rel, UNREADABLE, True, exc.strerror or str(exc))
+        entries, dir_rel, ancestors = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
             continue
-        subdirs: list[tuple[str, str, frozenset[tuple[int, int]]]] = []
-        for entry in entries:
-            path = entry.path
-            rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
-            is_link = entry.is_symlink()
-            if is_link and not follow:
-                continue
-            try:
-                st = entry.stat(follow_symlinks=True)
-            except OSError as exc:
-                if is_link:
-                    yield Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path))
-                else:
-                    yield Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
-                continue
-            is_dir = stat.S_ISDIR(st.st_mode)
-            reason = rules.entry_skip_reason(path, rel, is_dir)
-            if reason is not None:
-                yield Skipped(path, rel, reason, is_dir)
-                continue
-            if is_dir:
-                identity = (st.st_dev, st.st_ino)
-                if identity in ancestors:
-                    yield Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}")
-                    continue
-                if identity in walked:
-                    continue  # a second way into a directory already walked: nothing new there
-                walked.add(identity)
-                subdirs.append((path, rel, ancestors | {identity}))
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                yield Skipped(path, rel, NOT_REGULAR, False)
-                continue
-            why, language, detail = rules.file_skip(path, rel, st.st_size)
-            if why is not None:
-                yield Skipped(path, rel, why, False, detail)
+        path = entry.path
+        rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+        is_link = entry.is_symlink()
+        if is_link and not follow:
+            continue
+        try:
+            st = entry.stat(follow_symlinks=True)
+        except OSError as exc:
+            if is_link:
+                yield Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path))
             else:
-                yield WalkedFile(path, rel, st.st_size, language)
-        stack.extend(reversed(subdirs))  # pop in sorted order: depth-first, names ascending
+                yield Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
+            continue
+        is_dir = stat.S_ISDIR(st.st_mode)
+        reason = rules.entry_skip_reason(path, rel, is_dir)
+        if reason is not None:
+            yield Skipped(path, rel, reason, is_dir)
+            continue
+        if is_dir:
+            identity = (st.st_dev, st.st_ino)
+            if identity in ancestors:
+                yield Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}")
+                continue
+            if identity in walked:
+                continue  # a second way into a directory already walked: nothing new there
+            walked.add(identity)
+            listing = _list(path, rel)
+            if isinstance(listing, Skipped):
+                yield listing
+            else:
+                stack.append((iter(listing), rel, ancestors | {identity}))
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            yield Skipped(path, rel, NOT_REGULAR, False)
+            continue
+        why, language, detail = rules.file_skip(path, rel, st.st_size)
+        if why is not None:
+            yield Skipped(path, rel, why, False, detail)
+        else:
+            yield WalkedFile(path, rel, st.st_size, language)
+
+
+def _list(directory: str, rel: str) -> list[os.DirEntry[str]] | Skipped:
+    try:
+        with os.scandir(directory) as it:
+            return sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        return Skipped(directory, rel, UNREADABLE, True, exc.strerror or str(exc))
 
 
 @dataclass(slots=True)
@@ -324,7 +338,7 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
         absolute = os.path.abspath(given)
         prefix = os.path.relpath(absolute, result.root).replace(os.sep, "/")
         if os.path.isdir(absolute):
-            rules = WalkRules(absolute, options)
+            rules = WalkRules(absolute, options, ignore_top=result.root)
             records = _walk_dir(rules, absolute, "")
             for record in records:
                 full_rel = record.rel if prefix == "." else f"{prefix}/{record.rel}"

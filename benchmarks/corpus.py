@@ -1,0 +1,208 @@
+"""Build a corpus of real code from what is installed on this machine.
+
+    python benchmarks/corpus.py [--out DIR] [--cap-mb 4] [--force]
+
+The Python standard library is always there; other languages are taken from
+wherever they exist: node's global modules (JavaScript, TypeScript), a Go root,
+the Rust sources of rustup/cargo, a JDK's ``src.zip`` (Java), ``/usr/include``
+(C, and the extension-less libstdc++ headers as C++). On Debian,
+``apt-get install golang-src rust-src`` adds the Go and Rust standard libraries,
+and ``npm install -g rxjs`` some TypeScript sources. Each language is capped
+(default 4 MB) with a fixed-seed sample, so runs are comparable and take a couple
+of minutes. Files are copied into ``DIR/<language>/`` with a ``manifest.json``
+recording where each came from. Nothing is ever written outside ``DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from explorer.engine.languages import detect_language  # noqa: E402
+
+DEFAULT_OUT = os.path.join(os.environ.get("TMPDIR", "/tmp"), "chunk-explorer-corpus")
+MIN_FILE, MAX_FILE = 200, 400_000  # bytes: skip stubs and generated giants
+SEED = 20240601
+SKIP_DIRS = {".git", "__pycache__", "site-packages", "dist-packages", "node_modules/.cache"}
+
+
+def _home(*parts: str) -> str:
+    return os.path.join(os.path.expanduser("~"), *parts)
+
+
+def _npm_root() -> list[str]:
+    try:
+        out = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True, timeout=20).stdout.strip()
+        return [out] if out else []
+    except (OSError, subprocess.SubprocessError):
+        return []
+
+
+def _go_root() -> list[str]:
+    try:
+        out = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True, timeout=20).stdout.strip()
+        return [os.path.join(out, "src")] if out else []
+    except (OSError, subprocess.SubprocessError):
+        return []
+
+
+def source_roots() -> dict[str, list[str]]:
+    """Where each language's code may live on a typical Linux machine."""
+    node = _npm_root() + ["/usr/lib/node_modules", "/usr/local/lib/node_modules", "/usr/share/nodejs",
+                          "/usr/share/javascript"]
+    return {
+        "python": [os.path.dirname(os.__file__)],
+        "javascript": node,
+        "typescript": node,
+        # Debian: golang-src puts the Go tree in /usr/share/go-1.NN, rust-src Rust's in /usr/src/rustc-*
+        "go": _go_root() + sorted(glob.glob("/usr/lib/go*/src") + glob.glob("/usr/share/go*/src"))
+        + ["/usr/local/go/src", _home("go", "pkg", "mod"), "/usr/share/doc"],
+        "rust": glob.glob(_home(".rustup", "toolchains", "*", "lib", "rustlib", "src", "rust", "library"))
+        + glob.glob("/usr/src/rustc-*/library")
+        + [_home(".cargo", "registry", "src"), "/usr/share/cargo/registry"],
+        "java": sorted(glob.glob("/usr/lib/jvm/*/lib/src.zip") + glob.glob("/usr/lib/jvm/*/src.zip")),
+        "c": ["/usr/include", "/usr/share/doc"],
+        "cpp": glob.glob("/usr/include/c++/*") + ["/usr/include"],
+    }
+
+
+@dataclass
+class Candidate:
+    origin: str  # a path, or "archive.zip!member"
+    size: int
+    suffix: str  # extension to give the copy
+
+
+def _walk(root: str):
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            yield os.path.join(dirpath, name)
+
+
+def find_candidates(language: str, roots: list[str]) -> list[Candidate]:
+    found: dict[str, Candidate] = {}
+    for root in roots:
+        if root.endswith(".zip") and os.path.isfile(root):
+            if found:
+                break  # one JDK is enough
+            with zipfile.ZipFile(root) as archive:
+                for info in archive.infolist():
+                    if info.filename.endswith(".java") and MIN_FILE <= info.file_size <= MAX_FILE:
+                        found[f"{root}!{info.filename}"] = Candidate(f"{root}!{info.filename}", info.file_size, ".java")
+            continue
+        if not os.path.isdir(root):
+            continue
+        libstdcxx = language == "cpp" and "/c++/" in root + "/"
+        for path in _walk(root):
+            real = os.path.realpath(path)
+            if real in found or os.path.islink(path) or not os.path.isfile(path):
+                continue
+            size = os.path.getsize(path)
+            if not MIN_FILE <= size <= MAX_FILE:
+                continue
+            name = os.path.basename(path)
+            if libstdcxx and "." not in name:
+                found[real] = Candidate(path, size, ".hpp")  # <vector>, <map>, ...
+                continue
+            if name.endswith((".min.js", ".bundle.js")):
+                continue
+            if detect_language(path) == language:
+                found[real] = Candidate(path, size, os.path.splitext(name)[1] or "")
+    return list(found.values())
+
+
+def read_candidate(candidate: Candidate) -> bytes:
+    if "!" in candidate.origin and candidate.origin.split("!", 1)[0].endswith(".zip"):
+        archive, member = candidate.origin.split("!", 1)
+        with zipfile.ZipFile(archive) as zf:
+            return zf.read(member)
+    with open(candidate.origin, "rb") as handle:
+        return handle.read()
+
+
+def looks_like_source(data: bytes) -> bool:
+    """Text that is real, hand-written code: UTF-8, no NUL, not minified."""
+    if b"\x00" in data:
+        return False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    lines = text.splitlines() or [""]
+    return max(map(len, lines)) <= 2000 and len(text) / len(lines) <= 200
+
+
+def build(out: str, cap_bytes: int, languages: list[str] | None = None) -> dict:
+    manifest: dict = {"cap_bytes": cap_bytes, "seed": SEED, "languages": {}}
+    for language, roots in source_roots().items():
+        if languages and language not in languages:
+            continue
+        candidates = find_candidates(language, roots)
+        random.Random(f"{SEED}-{language}").shuffle(candidates)
+        target = os.path.join(out, language)
+        os.makedirs(target, exist_ok=True)
+        files, total = [], 0
+        for candidate in candidates:
+            if total >= cap_bytes:
+                break
+            if total + candidate.size > cap_bytes * 1.1:
+                continue
+            data = read_candidate(candidate)
+            if not looks_like_source(data):
+                continue
+            base = os.path.splitext(os.path.basename(candidate.origin.split("!")[-1]))[0]
+            name = f"{len(files):04d}_{base}{candidate.suffix}"
+            with open(os.path.join(target, name), "wb") as handle:
+                handle.write(data)
+            files.append({"file": f"{language}/{name}", "origin": candidate.origin, "bytes": len(data)})
+            total += len(data)
+        if not files:
+            shutil.rmtree(target, ignore_errors=True)
+            continue
+        manifest["languages"][language] = {"bytes": total, "files": files, "roots": roots}
+    with open(os.path.join(out, "manifest.json"), "w") as handle:
+        json.dump(manifest, handle, indent=1)
+    return manifest
+
+
+def load(out: str = DEFAULT_OUT, cap_mb: float = 4.0, *, force: bool = False) -> dict:
+    """The corpus manifest, building the corpus first if missing or built with another cap."""
+    path = os.path.join(out, "manifest.json")
+    cap_bytes = int(cap_mb * 1_000_000)
+    if not force and os.path.exists(path):
+        with open(path) as handle:
+            manifest = json.load(handle)
+        if manifest.get("cap_bytes") == cap_bytes:
+            return manifest
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    return build(out, cap_bytes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=DEFAULT_OUT, help=f"corpus directory (default {DEFAULT_OUT})")
+    parser.add_argument("--cap-mb", type=float, default=4.0, help="megabytes per language (default 4)")
+    parser.add_argument("--force", action="store_true", help="rebuild even if the corpus exists")
+    args = parser.parse_args()
+    manifest = load(args.out, args.cap_mb, force=args.force)
+    print(f"corpus in {args.out}")
+    for language, info in manifest["languages"].items():
+        roots = sorted({f["origin"].split("!")[0] for f in info["files"]})
+        where = os.path.commonpath(roots) if len(roots) > 1 else roots[0]
+        print(f"  {language:<11} {len(info['files']):>5} files  {info['bytes'] / 1e6:6.2f} MB  from {where}")
+
+
+if __name__ == "__main__":
+    main()

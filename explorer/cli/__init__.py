@@ -1,0 +1,1 @@
+"""The ``chunk-explorer`` command: the explorer (TUI) and the headless verbs."""

@@ -1,0 +1,172 @@
+"""Command-line flags shared by the verbs, and how they combine with the settings file.
+
+Precedence: built-in defaults < ``.chunk-explorer.toml`` < flags. Every flag defaults
+to ``None`` ("not given") so a value from the settings file is only overridden by a
+flag the user actually typed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..engine.batch import default_jobs
+from ..engine.options import CONTEXT_MODES, SIBLING_DETAILS, SIZE_UNITS, STRATEGIES, ChunkOptions
+from ..workspace.settings import Settings, SettingsError, load_settings
+from ..workspace.walk import WalkOptions, parse_size
+from .errors import UsageError
+
+#: argparse destination -> ChunkOptions field.
+CHUNK_FLAGS: dict[str, str] = {
+    "max_size": "max_size",
+    "size_unit": "size_unit",
+    "overlap_lines": "overlap_lines",
+    "language": "language",
+    "context": "context_mode",
+    "strategy": "strategy",
+    "sibling_detail": "sibling_detail",
+    "filter_imports": "filter_imports",
+    "max_siblings": "max_siblings",
+}
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_chunk_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("chunking (override the settings file)")
+    group.add_argument("--max-size", type=positive_int, metavar="N",
+                       help="largest chunk, in --size-unit (default 1500)")
+    group.add_argument("--size-unit", choices=SIZE_UNITS,
+                       help="nws = non-whitespace characters (default), chars, or lines")
+    group.add_argument("--overlap-lines", type=non_negative_int, metavar="N",
+                       help="lines of the previous chunk repeated before each chunk (default 0)")
+    group.add_argument("--language", metavar="L",
+                       help="parse every file as language L instead of detecting it")
+    group.add_argument("--context", choices=CONTEXT_MODES,
+                       help="how much context goes into contextualizedText (default full)")
+    group.add_argument("--strategy", choices=STRATEGIES,
+                       help="ast (syntax-aware, default) or lines (line packing baseline)")
+    group.add_argument("--sibling-detail", choices=SIBLING_DETAILS, help=argparse.SUPPRESS)
+    group.add_argument("--filter-imports", action=argparse.BooleanOptionalAction, default=None,
+                       help=argparse.SUPPRESS)
+    group.add_argument("--max-siblings", type=non_negative_int, help=argparse.SUPPRESS)
+
+
+def add_walk_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("which files (directories are walked)")
+    group.add_argument("--include", action="append", metavar="GLOB",
+                       help="only files matching GLOB (gitignore syntax; repeatable); "
+                            "also admits files of unknown language")
+    group.add_argument("--exclude", action="append", metavar="GLOB",
+                       help="leave out files and directories matching GLOB (repeatable)")
+    group.add_argument("--max-file-size", type=size, metavar="SIZE",
+                       help="skip larger files, e.g. 500K, 2M (default 2M)")
+    group.add_argument("--no-gitignore", action="store_true", default=None,
+                       help="do not apply .gitignore files")
+    group.add_argument("--no-default-excludes", action="store_true", default=None,
+                       help="also walk .git, node_modules, virtualenvs, build output...")
+
+
+def add_settings_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("settings file")
+    exclusive = group.add_mutually_exclusive_group()
+    exclusive.add_argument("--settings", metavar="FILE",
+                           help="read settings from FILE instead of the .chunk-explorer.toml "
+                                "found at the root")
+    exclusive.add_argument("--no-settings", action="store_true",
+                           help="ignore any .chunk-explorer.toml")
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-j", "--jobs", type=positive_int, metavar="N",
+                        help=f"worker processes (default: all cores, {default_jobs()} here)")
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """The effective parameters of a run and where they came from."""
+
+    options: ChunkOptions
+    walk: WalkOptions
+    settings: Settings
+
+    @property
+    def settings_path(self) -> str | None:
+        return self.settings.path
+
+
+def resolve(args: argparse.Namespace, root: str) -> Resolved:
+    """Defaults < settings file (found at ``root``) < flags. Raises UsageError."""
+    try:
+        if getattr(args, "no_settings", False):
+            settings = Settings()
+        else:
+            settings = load_settings(root, getattr(args, "settings", None))
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
+
+    overrides = {
+        field: getattr(args, dest)
+        for dest, field in CHUNK_FLAGS.items()
+        if getattr(args, dest, None) is not None
+    }
+    try:
+        options = ChunkOptions.build(settings.options, **overrides)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return Resolved(options, _walk_options(args, settings.walk), settings)
+
+
+def _walk_options(args: argparse.Namespace, base: WalkOptions) -> WalkOptions:
+    changes: dict[str, Any] = {}
+    # Globs from flags add to the settings file's lists.
+    if getattr(args, "include", None):
+        changes["include"] = base.include + tuple(args.include)
+    if getattr(args, "exclude", None):
+        changes["exclude"] = base.exclude + tuple(args.exclude)
+    if getattr(args, "max_file_size", None) is not None:
+        changes["max_file_size"] = args.max_file_size
+    if getattr(args, "no_gitignore", None):
+        changes["gitignore"] = False
+    if getattr(args, "no_default_excludes", None):
+        changes["default_excludes"] = False
+    if getattr(args, "language", None):
+        changes["all_languages"] = True  # a forced language applies to files of any name
+    try:
+        return replace(base, **changes)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def check_paths(paths: list[str]) -> None:
+    missing = [p for p in paths if not os.path.exists(p)]
+    if missing:
+        listed = ", ".join(missing)
+        raise UsageError(f"no such file or directory: {listed}; check the path(s)")

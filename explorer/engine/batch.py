@@ -1,0 +1,367 @@
+"""Chunking many files: in parallel processes, results in input order, errors per file.
+
+Parsing holds the GIL, so threads would not help: files go to a process pool.
+Results come back in the order the files were given; ``on_progress`` is called in
+completion order. A file that fails (unreadable, binary, a bug, even a worker
+process that dies) becomes a result with an error; the batch itself never fails.
+
+    results = explorer.chunk_batch(["a.py", ("b.ts", source)], jobs=4, max_size=1000)
+    for result in explorer.chunk_batch_stream(paths):
+        ...
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import multiprocessing
+
+from .model import Chunk
+from .options import ChunkOptions
+from .parse import ParsedFile, UnsupportedLanguageError
+from .text import BinaryContentError
+
+#: Error kinds. ``binary`` and ``undecodable`` mean "not a text file": callers that
+#: walk a codebase report those as skipped rather than failed.
+BINARY, UNDECODABLE, READ, OPTIONS, UNSUPPORTED, CRASH, ERROR = (
+    "binary", "undecodable", "read", "options", "unsupported", "crash", "error",
+)
+NOT_TEXT = frozenset({BINARY, UNDECODABLE})
+
+#: Called in the worker after chunking: ``analyze(parsed, chunks, options, seconds)``;
+#: its (picklable) return value lands in ``BatchResult.analysis``. Must be a
+#: module-level function so it can be sent to worker processes.
+Analyzer = Callable[[ParsedFile, list[Chunk], ChunkOptions, dict[str, float]], Any]
+#: ``on_progress(completed, total, result)``; ``total`` is None for unsized inputs.
+ProgressCallback = Callable[[int, "int | None", "BatchResult"], None]
+
+
+@dataclass(slots=True)
+class BatchFile:
+    """One input. Read from ``path`` unless ``code`` is given; ``name`` (default:
+    ``path``) is the file path used for language detection, in chunk contexts and in
+    the result. ``options`` override the batch options for this file."""
+
+    path: str | None = None
+    code: str | bytes | None = None
+    name: str | None = None
+    options: Mapping[str, Any] | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name is not None else (self.path or "<code>")
+
+
+@dataclass(slots=True)
+class BatchResult:
+    path: str
+    language: str | None
+    chunks: list[Chunk] | None
+    error: str | None = None
+    error_kind: str | None = None
+    bytes: int = 0
+    seconds: float = 0.0  # reading, parsing and chunking, in the worker
+    analysis: Any = None
+    index: int = 0  # position in the input
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def not_text(self) -> bool:
+        """Binary or undecodable content: a file to skip rather than a failure."""
+        return self.error_kind in NOT_TEXT
+
+    def to_dict(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"path": self.path, "language": self.language}
+        if self.error is not None:
+            record["error"] = {"kind": self.error_kind, "message": self.error}
+        else:
+            record["chunks"] = [c.to_dict() for c in self.chunks or ()]
+        return record
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def chunk_batch(
+    files: Iterable[Any],
+    *,
+    jobs: int | None = None,
+    on_progress: ProgressCallback | None = None,
+    analyze: Analyzer | None = None,
+    keep_chunks: bool = True,
+    **options: Any,
+) -> list[BatchResult]:
+    """Chunk every file; results in input order. ``files`` items are paths,
+    ``(filepath, code)`` or ``(filepath, code, options)`` tuples, or :class:`BatchFile`.
+    ``jobs``: worker processes (default: all cores; 1 runs in this process).
+    Invalid options raise ``ValueError`` at once; anything going wrong with a file
+    is reported in its result."""
+    return list(
+        chunk_batch_stream(files, jobs=jobs, on_progress=on_progress, analyze=analyze,
+                           keep_chunks=keep_chunks, **options)
+    )
+
+
+def chunk_batch_stream(
+    files: Iterable[Any],
+    *,
+    jobs: int | None = None,
+    on_progress: ProgressCallback | None = None,
+    analyze: Analyzer | None = None,
+    keep_chunks: bool = True,
+    **options: Any,
+) -> Iterator[BatchResult]:
+    """Like :func:`chunk_batch`, yielding each result as soon as it and every result
+    before it are ready. Stopping early cancels the remaining work."""
+    base = options.pop("options", None)
+    opts = ChunkOptions.build(base, **options)  # invalid options fail here, not per file
+    jobs = default_jobs() if jobs is None else int(jobs)
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, not {jobs}")
+    total = len(files) if isinstance(files, Sized) else None
+    inputs = (_as_batch_file(item) for item in files)
+    if jobs == 1 or (total is not None and total <= 1):
+        return _run_here(inputs, total, opts, on_progress, analyze, keep_chunks)
+    return _run_pool(inputs, total, opts, on_progress, analyze, keep_chunks, jobs)
+
+
+def _as_batch_file(item: Any) -> BatchFile:
+    if isinstance(item, BatchFile):
+        return item
+    if isinstance(item, (str, os.PathLike)):
+        return BatchFile(path=os.fspath(item))
+    if isinstance(item, tuple) and len(item) in (2, 3):
+        name = os.fspath(item[0]) if item[0] is not None else None
+        return BatchFile(code=item[1], name=name, options=item[2] if len(item) == 3 else None)
+    if isinstance(item, Mapping):
+        return BatchFile(path=item.get("path"), code=item.get("code"),
+                         name=item.get("filepath", item.get("name")), options=item.get("options"))
+    raise TypeError(f"a batch item must be a path, (filepath, code) or BatchFile, not {type(item).__name__}")
+
+
+# -- the work on one file (runs in a worker process, or here with jobs=1) -------------
+def chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None = None,
+              keep_chunks: bool = True) -> BatchResult:
+    from .api import chunk_parsed, parse  # the engine proper; imported late for lean workers
+
+    started = time.perf_counter()
+    label = job.label
+    result = BatchResult(label, None, None)
+    try:
+        opts = ChunkOptions.build(options, **job.options) if job.options else options
+    except (TypeError, ValueError) as exc:
+        return _failed(result, OPTIONS, str(exc), started)
+    try:
+        if job.code is not None:
+            data = job.code
+        else:
+            with open(job.path, "rb") as handle:  # type: ignore[arg-type]
+                data = handle.read()
+        result.bytes = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+        _warm_up(label, data, opts)
+        t0 = time.perf_counter()
+        parsed = parse(label, data, opts)
+        t1 = time.perf_counter()
+        result.language = parsed.language
+        chunks = chunk_parsed(parsed, opts)
+        t2 = time.perf_counter()
+        if analyze is not None:
+            result.analysis = analyze(parsed, chunks, opts, {"parse": t1 - t0, "chunk": t2 - t1})
+        result.chunks = chunks if keep_chunks else []
+    except BinaryContentError as exc:
+        kind = BINARY if "NUL" in exc.reason else UNDECODABLE
+        return _failed(result, kind, f"not a text file ({exc.reason})", started)
+    except UnsupportedLanguageError as exc:
+        return _failed(result, UNSUPPORTED, str(exc), started)
+    except OSError as exc:
+        return _failed(result, READ, f"cannot read {label}: {exc.strerror or exc}", started)
+    except RecursionError:
+        return _failed(result, ERROR, "RecursionError: nesting too deep (a bug: please report it)", started)
+    except Exception as exc:  # a bug in the engine must not stop the batch
+        return _failed(result, ERROR, f"{type(exc).__name__}: {exc}", started)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _warm_up(label: str, data: str | bytes, options: ChunkOptions) -> None:
+    """Load the grammar before the clock starts: a worker's first file of a language
+    would otherwise carry the one-time loading cost in its throughput figure."""
+    from .languages import GRAMMARS, UNSAFE_GRAMMARS, detect_language, get_parser
+
+    head = data[:256] if isinstance(data, bytes) else data[:256].encode("utf-8", "surrogatepass")
+    language = options.language or detect_language(label, head)
+    if language in GRAMMARS and language not in UNSAFE_GRAMMARS and options.strategy == "ast":
+        get_parser(language)
+
+
+def _failed(result: BatchResult, kind: str, message: str, started: float) -> BatchResult:
+    result.chunks = None
+    result.error_kind = kind
+    result.error = message
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+# -- running -----------------------------------------------------------------------------
+def _run_here(inputs: Iterator[BatchFile], total: int | None, options: ChunkOptions,
+              on_progress: ProgressCallback | None, analyze: Analyzer | None, keep_chunks: bool) -> Iterator[BatchResult]:
+    for index, job in enumerate(inputs):
+        result = chunk_one(job, options, analyze, keep_chunks)
+        result.index = index
+        if on_progress is not None:
+            on_progress(index + 1, total, result)
+        yield result
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """fork where it is safe (one thread: nothing to inherit half-locked) since workers
+    then start instantly with the engine already imported; forkserver otherwise (the
+    explorer calls this from a thread), spawn where neither exists."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["explorer.engine.api", "explorer.engine.batch"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _init_worker() -> None:
+    # Ctrl-C is the parent's to handle; workers are shut down by it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass(slots=True)
+class _Pool:
+    jobs: int
+    context: Any = field(default_factory=_pool_context)
+    executor: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        if self.executor is None:
+            self.executor = ProcessPoolExecutor(self.jobs, mp_context=self.context, initializer=_init_worker)
+        return self.executor
+
+    def reset(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
+def _run_pool(inputs: Iterator[BatchFile], total: int | None, options: ChunkOptions,
+              on_progress: ProgressCallback | None, analyze: Analyzer | None, keep_chunks: bool,
+              jobs: int) -> Iterator[BatchResult]:
+    pool = _Pool(jobs)
+    window = jobs * 4  # files in flight: enough to keep workers busy, bounded memory
+    inflight: dict[Future[BatchResult], tuple[int, BatchFile]] = {}
+    ready: dict[int, BatchResult] = {}
+    next_out = 0
+    completed = 0
+    source = enumerate(inputs)
+    exhausted = False
+
+    def finish(index: int, result: BatchResult) -> None:
+        nonlocal completed
+        result.index = index
+        ready[index] = result
+        completed += 1
+        if on_progress is not None:
+            on_progress(completed, total, result)
+
+    try:
+        while True:
+            while not exhausted and len(inflight) < window:
+                nxt = next(source, None)
+                if nxt is None:
+                    exhausted = True
+                    break
+                index, job = nxt
+                inflight[pool.get().submit(chunk_one, job, options, analyze, keep_chunks)] = (index, job)
+            if not inflight:
+                break
+            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+            suspects: list[tuple[int, BatchFile]] = []
+            for future in done:
+                index, job = inflight.pop(future)
+                try:
+                    finish(index, future.result())
+                except BrokenProcessPool:
+                    suspects.append((index, job))
+                except Exception as exc:  # e.g. an analysis result that cannot be pickled
+                    finish(index, _failed(BatchResult(job.label, None, None), ERROR,
+                                          f"{type(exc).__name__}: {exc}", time.perf_counter()))
+            if suspects:
+                # A worker died. Every unfinished file is a suspect: rerun them one at a time
+                # in a fresh pool, so only the file that kills a worker is marked failed.
+                suspects += list(inflight.values())
+                inflight.clear()
+                pool.reset()
+                for index, job in sorted(suspects, key=lambda s: s[0]):
+                    finish(index, _run_isolated(pool, job, options, analyze, keep_chunks))
+            while next_out in ready:
+                yield ready.pop(next_out)
+                next_out += 1
+    finally:
+        pool.close()
+
+
+def _run_isolated(pool: _Pool, job: BatchFile, options: ChunkOptions, analyze: Analyzer | None,
+                  keep_chunks: bool) -> BatchResult:
+    started = time.perf_counter()
+    try:
+        return pool.get().submit(chunk_one, job, options, analyze, keep_chunks).result()
+    except BrokenProcessPool:
+        pool.reset()
+        return _failed(BatchResult(job.label, None, None), CRASH,
+                       "the worker process died while chunking this file (a crash in a parser?)", started)
+    except Exception as exc:
+        return _failed(BatchResult(job.label, None, None), ERROR, f"{type(exc).__name__}: {exc}", started)
+
+
+# -- analyzers for quality measures (module-level, so worker processes can receive them) --
+def analyze_metrics(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions,
+                    seconds: dict[str, float]) -> Any:
+    """The file's quality measures (:func:`explorer.engine.metrics.measure_file`)."""
+    from .metrics import measure_file
+
+    return measure_file(parsed, chunks, options, seconds=seconds)
+
+
+def analyze_metrics_with_lines(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions,
+                               seconds: dict[str, float]) -> Any:
+    """``(measures, line-packing baseline measures)``: the baseline chunks the same
+    source by packing lines and is measured against the same syntax tree."""
+    from dataclasses import replace
+
+    from .api import chunk_parsed
+    from .metrics import measure_file
+
+    lines_options = replace(options, strategy="lines")
+    started = time.perf_counter()
+    baseline = chunk_parsed(replace(parsed, tree=None, fallback="lines strategy"), lines_options)
+    baseline_seconds = {"chunk": time.perf_counter() - started}
+    return (
+        measure_file(parsed, chunks, options, seconds=seconds),
+        measure_file(parsed, baseline, lines_options, seconds=baseline_seconds),
+    )

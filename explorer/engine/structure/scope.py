@@ -1,0 +1,152 @@
+"""The scope tree: entities nested by byte-range containment, and range look-ups on it.
+
+Entity ranges are tree-node ranges, so any two of them are either nested or
+disjoint (or equal: two declarators of one declaration). That lets the tree be
+built in one pass over the entities sorted by start, with a stack of the open
+scopes (linear time), and every look-up start from a binary search over the
+sorted starts and walk up parent pointers (O(log n + depth + output)).
+
+Equal ranges are siblings, not parent and child. Imports and exports get a
+``parent`` (an import inside a function knows its function) but are never
+scopes, never children and never siblings.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from .entities import METHOD_PARENT_TYPES, NON_SCOPE_TYPES, Entity
+
+
+def sort_key(entity: Entity) -> tuple[int, int]:
+    return (entity.start, -entity.end)
+
+
+def build_scope_tree(entities: list[Entity]) -> list[Entity]:
+    """Sort ``entities`` in place, set ``parent``/``children``/``depth``, and return the roots.
+
+    A ``function`` whose parent is a class, interface, enum or type becomes a
+    ``method`` (so languages need not tell the two apart in their queries).
+    """
+    entities.sort(key=sort_key)
+    roots: list[Entity] = []
+    open_scopes: list[Entity] = []
+    for entity in entities:
+        while open_scopes and not _strictly_contains(open_scopes[-1], entity):
+            open_scopes.pop()
+        parent = open_scopes[-1] if open_scopes else None
+        entity.parent = parent
+        entity.depth = len(open_scopes)
+        if entity.type in NON_SCOPE_TYPES:
+            continue
+        if entity.type == "function" and parent is not None and parent.type in METHOD_PARENT_TYPES:
+            entity.type = "method"
+        (parent.children if parent is not None else roots).append(entity)
+        open_scopes.append(entity)
+    return roots
+
+
+def _strictly_contains(outer: Entity, inner: Entity) -> bool:
+    return (
+        outer.start <= inner.start
+        and inner.end <= outer.end
+        and (outer.start != inner.start or outer.end != inner.end)
+    )
+
+
+class ScopeIndex:
+    """Range queries over a built scope tree."""
+
+    __slots__ = ("entities", "roots", "starts", "_members")
+
+    def __init__(self, entities: list[Entity], roots: list[Entity]):
+        self.entities = entities  # sorted by (start, -end)
+        self.roots = roots
+        self.starts = [e.start for e in entities]
+        self._members: dict[int, tuple[list[int], list[int], list[Entity]]] = {}
+
+    # -- building blocks -----------------------------------------------------------
+    def _last_starting_at(self, offset: int) -> Entity | None:
+        """The innermost entity among those with the greatest start <= offset."""
+        k = bisect_right(self.starts, offset) - 1
+        return self.entities[k] if k >= 0 else None
+
+    def covering(self, offset: int) -> list[Entity]:
+        """Entities that start before ``offset`` and end after it, innermost first.
+
+        Each is an ancestor of (or is) the last entity starting before ``offset``:
+        its start lies inside them and ranges nest. So walking up from it finds all.
+        """
+        k = bisect_left(self.starts, offset) - 1
+        node = self.entities[k] if k >= 0 else None
+        found = []
+        while node is not None:
+            if node.end > offset:
+                found.append(node)
+            node = node.parent
+        return found
+
+    # -- public look-ups -------------------------------------------------------------
+    def scope_at(self, offset: int) -> Entity | None:
+        """The innermost scope entity containing ``offset`` (``start <= offset < end``)."""
+        node = self._last_starting_at(offset)
+        while node is not None and not (node.type not in NON_SCOPE_TYPES and node.start <= offset < node.end):
+            node = node.parent
+        return node
+
+    def enclosing(self, start: int, end: int) -> list[Entity]:
+        """Scope entities that contain the whole range ``[start, end)`` and are not
+        exactly that range, innermost first. This is a chunk's scope chain."""
+        node = self._last_starting_at(start)
+        chain = []
+        while node is not None:
+            if (
+                node.start <= start
+                and end <= node.end
+                and (node.start != start or node.end != end)
+                and node.type not in NON_SCOPE_TYPES
+            ):
+                chain.append(node)
+            node = node.parent
+        return chain
+
+    def overlapping(self, start: int, end: int) -> list[tuple[Entity, bool]]:
+        """Every entity overlapping ``[start, end)`` in source order, with
+        ``is_partial`` (the range holds only part of it). Containing entities are
+        included (partial), like code-chunk's ``getEntitiesInRange``."""
+        before = [(e, True) for e in reversed(self.covering(start))]
+        return before + self.starting_in(start, end)
+
+    def starting_in(self, start: int, end: int) -> list[tuple[Entity, bool]]:
+        """Entities that start inside ``[start, end)``, with ``is_partial``."""
+        lo = bisect_left(self.starts, start)
+        hi = bisect_left(self.starts, end) if end > start else lo
+        return [(e, e.end > end) for e in self.entities[lo:hi] if e.end > e.start or start == end]
+
+    def members(self, parent: Entity | None) -> tuple[list[int], list[int], list[Entity]]:
+        """Scope children of ``parent`` (or the roots) with their starts and ends, cached."""
+        key = id(parent)
+        cached = self._members.get(key)
+        if cached is None:
+            kids = parent.children if parent is not None else self.roots
+            cached = ([k.start for k in kids], [k.end for k in kids], kids)
+            self._members[key] = cached
+        return cached
+
+    def siblings(
+        self, parent: Entity | None, start: int, end: int, limit: int
+    ) -> list[tuple[Entity, str, int]]:
+        """Up to ``limit`` children of ``parent`` entirely before ``[start, end)`` and
+        up to ``limit`` entirely after it, as ``(entity, position, distance)`` with
+        ``distance`` 1 for the nearest; sorted by distance, ``before`` first on ties."""
+        if limit <= 0:
+            return []
+        starts, ends, kids = self.members(parent)
+        i = bisect_right(ends, start)  # kids[:i] end at or before the range
+        j = bisect_left(starts, end, lo=i)  # kids[j:] start at or after it
+        j = max(j, i)
+        before = [(kids[i - d], "before", d) for d in range(1, min(limit, i) + 1)]
+        after = [(kids[j + d - 1], "after", d) for d in range(1, min(limit, len(kids) - j) + 1)]
+        merged = before + after
+        merged.sort(key=lambda s: (s[2], s[1] != "before"))
+        return merged

@@ -1,0 +1,145 @@
+"""Per-language structure knowledge, as data.
+
+Each fully supported language has a query (one or more ``.scm`` files in this
+directory, concatenated) and a :class:`LanguageSpec` row in :data:`SPECS`. Every
+other grammar gets a generic query built from its node kinds (see
+:mod:`.generic`).
+
+Capture names used by the queries (the extractor knows nothing else):
+
+``@item.<type>``
+    an entity node; ``<type>`` is one of :data:`~..entities.ENTITY_TYPES`.
+``@name``
+    its name (else the node's ``name`` field).
+``@body``
+    where its signature ends (a body, or the value of a constant or type alias).
+``@sig.end``
+    overrides ``@body`` as the signature's end (Python's ``:``, so a comment
+    between the colon and the block stays out).
+``@outer.export`` / ``@outer.decorated`` / ``@outer.decl`` + ``@wrapped``
+    a wrapper node around ``@wrapped`` whose range the entity takes: ``export``
+    marks it exported, ``decorated`` (decorators, templates) keeps the signature
+    at the inner node, ``decl`` starts the signature at the wrapper (Go's
+    ``type``/``const`` keyword).
+``@import`` with ``@import.name``, ``@import.alias``, ``@import.source``,
+``@import.wildcard``, ``@import.default``, ``@import.namespace``
+    one match per imported name (see :mod:`..imports`); or ``@import.tree``, a
+    node the spec's ``import_tree`` expander turns into names (Rust use trees,
+    Scala selectors).
+``@export`` with ``@export.name``, ``@export.alias``, ``@export.source``, ``@export.all``
+    re-exports and ``export default <expression>``.
+``@comment`` / ``@doc.skip``
+    comments (doc comment candidates) and nodes a doc comment may sit above
+    without losing its item (Rust attributes).
+Captures starting with ``_`` are for predicates only. When several patterns
+capture the same node with the same name, the earliest pattern wins, so files
+list specific patterns (a ``const`` field) before general ones (any field).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from tree_sitter import Query
+
+from ...languages import get_language
+
+#: Comment prefixes shared by the C family's doc conventions.
+_JSDOC = ("/**",)
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageSpec:
+    """What the extractor needs to know about a language besides its query.
+
+    ``doc``: ``"python"`` (first string of the body) or ``"comments"`` (comments
+    directly above). ``doc_prefixes``: comments starting with one of these are
+    doc comments (empty: any comment). ``import_bare``: what an import that names
+    no symbol means: ``"binds"`` (it binds its last path segment: Go, Java),
+    ``"side_effect"`` (``import './x'``) or ``"wildcard"`` (``#include``,
+    ``require``). ``path_separators``: how import paths split into segments.
+    """
+
+    name: str
+    files: tuple[str, ...]
+    doc: str = "comments"
+    doc_prefixes: tuple[str, ...] = ()
+    import_bare: str = "wildcard"
+    path_separators: tuple[str, ...] = (".",)
+    #: Names are the last path segment of ``@import.name`` (Java, Kotlin) rather than all of it (Python).
+    import_last_segment: bool = True
+    #: How an ``@import.tree`` capture is expanded (a function in ``imports.TREE_EXPANDERS``).
+    import_tree: str = ""
+    level: str = "full"
+
+
+SPECS: dict[str, LanguageSpec] = {
+    spec.name: spec
+    for spec in (
+        LanguageSpec("python", ("python.scm",), doc="python", import_last_segment=False),
+        LanguageSpec(
+            "typescript", ("ecmascript.scm", "typescript.scm"), doc_prefixes=_JSDOC,
+            import_bare="side_effect", path_separators=("/",),
+        ),
+        LanguageSpec(
+            "tsx", ("ecmascript.scm", "typescript.scm"), doc_prefixes=_JSDOC,
+            import_bare="side_effect", path_separators=("/",),
+        ),
+        LanguageSpec(
+            "javascript", ("ecmascript.scm", "javascript.scm"), doc_prefixes=_JSDOC,
+            import_bare="side_effect", path_separators=("/",),
+        ),
+        LanguageSpec(
+            "rust", ("rust.scm",), doc_prefixes=("///", "/**"), path_separators=("::",), import_tree="rust"
+        ),
+        LanguageSpec("go", ("go.scm",), import_bare="binds", path_separators=("/",)),
+        LanguageSpec("java", ("java.scm",), doc_prefixes=_JSDOC),
+        LanguageSpec("c", ("c.scm",), path_separators=("/",)),
+        LanguageSpec("cpp", ("c.scm", "cpp.scm"), path_separators=("/", "::")),
+        LanguageSpec("csharp", ("csharp.scm",), doc_prefixes=("///", "/**")),
+        LanguageSpec("kotlin", ("kotlin.scm",), doc_prefixes=_JSDOC),
+        LanguageSpec("swift", ("swift.scm",), doc_prefixes=("///", "/**"), import_bare="binds"),
+        LanguageSpec("ruby", ("ruby.scm",), doc_prefixes=("#",), path_separators=("/",)),
+        LanguageSpec("php", ("php.scm",), doc_prefixes=_JSDOC, path_separators=("\\",)),
+        LanguageSpec("scala", ("scala.scm",), doc_prefixes=_JSDOC, import_tree="scala"),
+    )
+}
+
+FULL_LANGUAGES: frozenset[str] = frozenset(SPECS)
+
+_GENERIC = LanguageSpec("generic", (), level="generic")
+
+
+def structure_level(language: str | None) -> str:
+    """``"full"`` for the languages with hand-written queries, ``"generic"`` otherwise."""
+    return "full" if language in SPECS else "generic"
+
+
+def spec_for(language: str) -> LanguageSpec:
+    return SPECS.get(language, _GENERIC)
+
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=None)
+def query_source(language: str) -> str:
+    spec = SPECS[language]
+    folder = resources.files(__package__)
+    return "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in spec.files)
+
+
+@lru_cache(maxsize=None)
+def compiled_query(language: str) -> Query | None:
+    """The language's compiled query (hand-written or generic), cached; ``None`` if
+    the grammar offers nothing to query. Compiling is not thread-safe in every
+    binding version, so it is serialised."""
+    with _lock:
+        if language in SPECS:
+            return Query(get_language(language), query_source(language))
+        from .generic import generic_query
+
+        return generic_query(language)

@@ -1,0 +1,329 @@
+"""Parameter sweep: chunk a codebase under several settings and compare the trade-offs.
+
+    result = sweep("src/", settings_grid(ChunkOptions(), {"max_size": [500, 1000, 2000]}))
+    for row in result.settings:
+        print(row.options.max_size, row.chunks, row.summary.overall.tiny_pct, row.index_bytes)
+
+Each file is read and parsed once per distinct ``language`` among the settings, then
+re-chunked and measured for every setting: chunking is cheap next to parsing. Files
+go to a process pool (:mod:`explorer.engine.batch`, which also isolates crashes and
+reports errors per file); each worker does all settings for its file and sends back
+only measures, never chunks. A ``lines`` setting packs lines but is measured against
+the same syntax tree, so its split definitions are comparable with the AST settings.
+
+Every measure comes from :mod:`explorer.engine.metrics` (pooled per setting with
+``summarize``). The sweep adds one estimate of its own, the **index size**::
+
+    index_bytes = chunks * embedding_dim * 4      # one float32 vector per chunk
+                + contextualized_bytes            # UTF-8 of every contextualizedText
+
+With the default 1024 dimensions a vector is 4 KiB. The text is what an index stores
+next to each vector to show or re-rank hits. Index structures (graph links, ids,
+metadata) are left out: the figure is a floor, meant for comparing settings.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from functools import partial
+from itertools import product
+from typing import Any
+
+from .batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from .metrics import FileMetrics, Summary, measure_file, summarize
+from .model import Chunk
+from .options import ChunkOptions
+from .parse import ParsedFile, parse_source
+
+#: Dimensions of the embedding vectors the index size is estimated for.
+DEFAULT_EMBEDDING_DIM = 1024
+FLOAT32_BYTES = 4
+
+
+def settings_grid(base: ChunkOptions | None, axes: Mapping[str, Sequence[Any]]) -> list[ChunkOptions]:
+    """Every combination of the values in ``axes`` (a ChunkOptions field -> values),
+    applied to ``base``; the first axis varies slowest. Duplicates are dropped.
+    Raises ValueError for an unknown field or an invalid value."""
+    base = base or ChunkOptions()
+    names = list(axes)
+    values = [list(axes[name]) for name in names]
+    for name, listed in zip(names, values):
+        if not listed:
+            raise ValueError(f"no values given for {name}")
+    grid: list[ChunkOptions] = []
+    for combination in product(*values):
+        options = ChunkOptions.build(base, **dict(zip(names, combination)))
+        if options not in grid:
+            grid.append(options)
+    return grid
+
+
+def varied_fields(settings: Sequence[ChunkOptions]) -> list[str]:
+    """The option fields whose value differs between the settings, in field order."""
+    if len(settings) < 2:
+        return ["max_size"]
+    return [
+        f.name for f in fields(ChunkOptions)
+        if len({getattr(s, f.name) for s in settings}) > 1
+    ]
+
+
+# -- results ----------------------------------------------------------------------------
+@dataclass(slots=True)
+class SettingResult:
+    """The pooled measures of one setting over every file that was chunked."""
+
+    index: int  # position in the sweep, from 0
+    options: ChunkOptions
+    summary: Summary
+    contextualized_bytes: int
+    embedding_dim: int = DEFAULT_EMBEDDING_DIM
+    chunk_seconds: float = 0.0  # chunking + measuring, summed over the workers
+
+    @property
+    def chunks(self) -> int:
+        return self.summary.overall.chunks
+
+    @property
+    def vector_bytes(self) -> int:
+        return self.chunks * self.embedding_dim * FLOAT32_BYTES
+
+    @property
+    def index_bytes(self) -> int:
+        """Estimated index size: see the module docstring for the formula."""
+        return self.vector_bytes + self.contextualized_bytes
+
+    @property
+    def split_definitions(self) -> int:
+        """Definitions that fit in one chunk but that no chunk holds (``any_split``)."""
+        return self.summary.overall.any_split
+
+    def label(self, varied: Sequence[str]) -> str:
+        """``max_size=1000 overlap_lines=5`` for the fields that differ in the sweep."""
+        return " ".join(f"{name}={getattr(self.options, name)}" for name in varied)
+
+    def to_dict(self) -> dict[str, Any]:
+        overall = self.summary.overall
+
+        def r(value: float | None) -> float | None:
+            return None if value is None else round(value, 3)
+
+        return {
+            "index": self.index,
+            "options": self.options.to_dict(),
+            "chunks": self.chunks,
+            "size": overall.size_stats(),
+            "tinyPct": r(overall.tiny_pct),
+            "overPct": r(overall.over_pct),
+            "splitDefinitions": self.split_definitions,
+            "splitAnyPct": r(overall.split_any_pct),
+            "splitTopPct": r(overall.split_top_pct),
+            "docSplitPct": r(overall.doc_split_pct),
+            "cleanPct": r(overall.clean_pct),
+            "contextualizedBytes": self.contextualized_bytes,
+            "vectorBytes": self.vector_bytes,
+            "indexBytes": self.index_bytes,
+            "chunkSeconds": round(self.chunk_seconds, 3),
+            "summary": self.summary.to_dict(),
+        }
+
+
+@dataclass(slots=True)
+class SweepResult:
+    root: str | None
+    settings: list[SettingResult]
+    files: int = 0  # files measured under every setting
+    bytes: int = 0
+    skipped: list[Any] = field(default_factory=list)  # walk.Skipped records (incl. binary files)
+    failed: list[BatchResult] = field(default_factory=list)
+    seconds: float = 0.0  # wall time of the whole sweep
+    parse_seconds: float = 0.0  # reading + parsing, summed over the workers
+    jobs: int = 1
+    embedding_dim: int = DEFAULT_EMBEDDING_DIM
+    complete: bool = True  # False when stopped early
+
+    @property
+    def varied(self) -> list[str]:
+        return varied_fields([s.options for s in self.settings])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "root": self.root,
+            "varied": self.varied,
+            "embeddingDim": self.embedding_dim,
+            "indexSizeFormula": "chunks * embeddingDim * 4 + contextualizedBytes",
+            "settings": [s.to_dict() for s in self.settings],
+            "run": {
+                "files": self.files,
+                "bytes": self.bytes,
+                "skipped": _count_reasons(self.skipped),
+                "failed": [{"path": r.path, "error": {"kind": r.error_kind, "message": r.error}} for r in self.failed],
+                "seconds": round(self.seconds, 3),
+                "parseSeconds": round(self.parse_seconds, 3),
+                "jobs": self.jobs,
+                "complete": self.complete,
+            },
+        }
+
+
+def _count_reasons(skipped: Iterable[Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for record in skipped:
+        counts[record.reason] = counts.get(record.reason, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+# -- the work on one file (in a worker process) --------------------------------------------
+@dataclass(slots=True)
+class FileSweep:
+    """What a worker sends back for one file: its measures under each setting."""
+
+    measures: list[FileMetrics]
+    contextualized_bytes: list[int]
+    chunk_seconds: list[float]
+    parse_seconds: float
+
+
+def analyze_settings(
+    settings: tuple[ChunkOptions, ...], parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions,
+    seconds: dict[str, float],
+) -> FileSweep:
+    """Batch analyzer: ``parsed`` and ``chunks`` come from the batch run with ``options``
+    (the first setting, parsed as AST); every setting is chunked from the same tree,
+    re-parsing only for a different forced language."""
+    from .api import chunk_parsed  # imported late: keeps worker start-up lean
+
+    trees: dict[str | None, ParsedFile] = {options.language: parsed}
+    result = FileSweep([], [], [], seconds.get("parse", 0.0))
+    for setting in settings:
+        tree = trees.get(setting.language)
+        if tree is None:
+            started = time.perf_counter()
+            tree = trees[setting.language] = parse_source(parsed.source, parsed.path, setting.language)
+            result.parse_seconds += time.perf_counter() - started
+        started = time.perf_counter()
+        if setting == options:
+            made, spent = chunks, seconds.get("chunk", 0.0)  # chunked by the batch already
+        elif setting.strategy == "lines" and tree.tree is not None:
+            # Pack lines, but keep the tree for measuring (as stats --compare lines does).
+            made, spent = chunk_parsed(replace(tree, tree=None, fallback="lines strategy"), setting), 0.0
+        else:
+            made, spent = chunk_parsed(tree, setting), 0.0
+        result.measures.append(measure_file(tree, made, setting))
+        result.contextualized_bytes.append(
+            sum(len(c.contextualized_text.encode("utf-8", "surrogatepass")) for c in made))
+        result.chunk_seconds.append(spent + time.perf_counter() - started)
+    return result
+
+
+# -- running ------------------------------------------------------------------------------
+def sweep(
+    target: Any,
+    settings: Sequence[ChunkOptions | Mapping[str, Any]],
+    *,
+    base: ChunkOptions | None = None,
+    walk: Any = None,
+    jobs: int | None = None,
+    on_progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    embedding_dim: int = DEFAULT_EMBEDDING_DIM,
+) -> SweepResult:
+    """Measure every setting over the files of ``target``.
+
+    ``target``: a directory or file path (or a list of them: directories are walked
+    with ``walk`` options, honouring .gitignore), a ``WalkPlan``, or a list of
+    ``(filepath, code)`` tuples / :class:`BatchFile` for in-memory sources.
+    ``settings``: ``ChunkOptions`` or dicts of overrides of ``base``. ``on_progress``
+    is called as ``(completed, total, BatchResult)`` per file; ``should_stop()`` is
+    checked after each file (a stopped sweep has ``complete=False`` and covers the files
+    done so far). Invalid settings raise ValueError before any work."""
+    resolved = tuple(_as_options(s, base) for s in settings)
+    resolved = tuple(dict.fromkeys(resolved))  # drop duplicates, keep order
+    if not resolved:
+        raise ValueError("a sweep needs at least one setting")
+    if isinstance(embedding_dim, bool) or not isinstance(embedding_dim, int) or embedding_dim < 1:
+        raise ValueError(f"embedding_dim must be a positive integer, not {embedding_dim!r}")
+    jobs = default_jobs() if jobs is None else int(jobs)
+    root, batch, skipped = _inputs(target, walk)
+
+    started = time.perf_counter()
+    per_setting: list[list[FileMetrics]] = [[] for _ in resolved]
+    text_bytes = [0] * len(resolved)
+    chunk_seconds = [0.0] * len(resolved)
+    result = SweepResult(root, [], skipped=list(skipped), jobs=jobs, embedding_dim=embedding_dim)
+    parse_options = replace(resolved[0], strategy="ast")  # the tree serves every setting
+    stream = chunk_batch_stream(
+        batch, jobs=jobs, on_progress=on_progress, analyze=partial(analyze_settings, resolved),
+        keep_chunks=False, options=parse_options,
+    )
+    try:
+        for item in stream:
+            _collect(item, result, per_setting, text_bytes, chunk_seconds)
+            if should_stop is not None and should_stop():
+                result.complete = False
+                break
+    finally:
+        stream.close()  # stops the pool when leaving early
+    result.seconds = time.perf_counter() - started
+    result.settings = [
+        SettingResult(i, options, summarize(per_setting[i]), text_bytes[i], embedding_dim, chunk_seconds[i])
+        for i, options in enumerate(resolved)
+    ]
+    return result
+
+
+def _collect(item: BatchResult, result: SweepResult, per_setting: list[list[FileMetrics]],
+             text_bytes: list[int], chunk_seconds: list[float]) -> None:
+    if not item.ok:
+        if item.not_text:
+            from ..workspace.walk import Skipped
+
+            result.skipped.append(Skipped(item.path, item.path, item.error_kind or "binary", False, item.error or ""))
+        else:
+            result.failed.append(item)
+        return
+    found: FileSweep = item.analysis
+    result.files += 1
+    result.bytes += item.bytes
+    result.parse_seconds += found.parse_seconds
+    for i, measures in enumerate(found.measures):
+        per_setting[i].append(measures)
+        text_bytes[i] += found.contextualized_bytes[i]
+        chunk_seconds[i] += found.chunk_seconds[i]
+
+
+def _as_options(setting: ChunkOptions | Mapping[str, Any], base: ChunkOptions | None) -> ChunkOptions:
+    if isinstance(setting, ChunkOptions):
+        return setting
+    if isinstance(setting, Mapping):
+        return ChunkOptions.build(base, **setting)
+    raise TypeError(f"a sweep setting must be ChunkOptions or a dict of options, not {type(setting).__name__}")
+
+
+def _inputs(target: Any, walk: Any) -> tuple[str | None, list[BatchFile], list[Any]]:
+    """(root, batch inputs, skipped records) for the accepted kinds of target."""
+    from ..workspace.walk import WalkPlan, plan  # the workspace layer; imported late (it imports the engine)
+
+    if isinstance(target, (str, os.PathLike)):
+        target = [target]
+    if not isinstance(target, WalkPlan):
+        items = list(target)
+        if items and all(isinstance(p, (str, os.PathLike)) for p in items):
+            missing = [os.fspath(p) for p in items if not os.path.exists(p)]
+            if missing:
+                raise FileNotFoundError(f"no such file or directory: {', '.join(missing)}")
+            target = plan(items, walk)
+        else:
+            batch = [item if isinstance(item, BatchFile) else _in_memory(item) for item in items]
+            return None, batch, []
+    files = [BatchFile(path=f.path, name=f.rel) for f in target.files]
+    return target.root, files, list(target.skipped)
+
+
+def _in_memory(item: Any) -> BatchFile:
+    if isinstance(item, tuple) and len(item) == 2:
+        return BatchFile(code=item[1], name=os.fspath(item[0]) if item[0] is not None else None)
+    raise TypeError(f"a sweep input must be a path, (filepath, code) or BatchFile, not {type(item).__name__}")

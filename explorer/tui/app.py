@@ -1,0 +1,353 @@
+"""The explorer app: wires the document service, the file watcher, the screens and the keys.
+
+It owns the state the screens show (``document``, ``options``, ``problem``) and
+is the only place that changes it, in message handlers.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import var
+from textual.worker import get_current_worker
+
+from explorer.engine.options import ChunkOptions
+from explorer.workspace.walk import WalkOptions
+
+from .commands import ExplorerCommands
+from .export import default_export_path, export_document, export_tree
+from .messages import (
+    ChunkingFailed,
+    ChunksReady,
+    ExportFailed,
+    ExportFinished,
+    ExportProgressed,
+    FileChosen,
+    FileOpened,
+    FileOpenFailed,
+    FilesChangedOnDisk,
+    OptionsChanged,
+)
+from .screens.explore import ExploreScreen
+from .screens.export import ExportProgressScreen, ExportScreen
+from .screens.help import HelpScreen
+from .state import Document, needs_reparse
+from .tools import ToolCommands, open_compare, open_sweep, open_teach
+from .workers import DocumentService
+
+#: Step of the +/- keys per size unit.
+SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}
+#: Milliseconds watchfiles waits for more changes before reporting (its default, 1600, feels stale).
+WATCH_DEBOUNCE_MS = 150
+
+
+class ChunkExplorerApp(App[int]):
+    """See how a codebase gets chunked, and tune it live."""
+
+    TITLE = "Chunk Explorer"
+    CSS_PATH = "styles/app.tcss"
+    COMMANDS = App.COMMANDS | {ExplorerCommands, ToolCommands}
+    SCREENS = {"explore": ExploreScreen}
+    MODES = {"explore": "explore"}
+    DEFAULT_MODE = "explore"
+
+    BINDINGS = [
+        Binding("plus,equals_sign", "size_step(1)", "Size+", key_display="+", id="params.size_up",
+                tooltip="Increase the max chunk size by one step"),
+        Binding("minus", "size_step(-1)", "Size-", key_display="-", id="params.size_down",
+                tooltip="Decrease the max chunk size by one step"),
+        Binding("greater_than_sign", "overlap_step(1)", "Overlap+", key_display=">", id="params.overlap_up",
+                tooltip="Repeat one more line of the previous chunk at the head of each chunk"),
+        Binding("less_than_sign", "overlap_step(-1)", "Overlap-", key_display="<", id="params.overlap_down",
+                tooltip="Repeat one line fewer"),
+        Binding("n", "next_chunk", "Next", id="chunks.next", tooltip="Select the next chunk"),
+        Binding("p", "previous_chunk", "Prev", id="chunks.previous", tooltip="Select the previous chunk"),
+        Binding("e", "export", "Export", id="export.file",
+                tooltip="Export the open file's chunks as JSON"),
+        Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="Show every key binding"),
+        Binding("t", "teach", "Teach", id="tools.teach",
+                tooltip="Step through how the open file (or a sample) is chunked"),
+        Binding("c", "compare", "Compare", id="tools.compare",
+                tooltip="The open file chunked two ways, side by side"),
+        Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit the explorer"),
+    ]
+
+    #: The open file and its chunking (None: nothing open, or it could not be shown).
+    document: var[Document | None] = var(None, always_update=True)
+    #: The chunking parameters in force.
+    options: var[ChunkOptions] = var(ChunkOptions())
+    #: Why nothing is shown (a binary file, a deleted file, ...), or "".
+    problem: var[str] = var("")
+
+    def __init__(
+        self,
+        path: str | None = None,
+        options: ChunkOptions | None = None,
+        *,
+        walk: WalkOptions | None = None,
+        settings_path: str | None = None,
+        watch: bool = True,
+        show_timings: bool = True,
+        start_dir: str | None = None,
+    ):
+        super().__init__()
+        target = os.path.abspath(path or os.curdir)
+        self.root = target if os.path.isdir(target) else os.path.dirname(target)
+        self.initial_file = None if os.path.isdir(target) else target
+        self.start_dir = os.path.abspath(start_dir or os.getcwd())
+        self.walk_options = walk
+        self.settings_path = settings_path
+        self.watching = watch
+        self.show_timings = show_timings
+        self.service = DocumentService(self, self.root)
+        self.set_reactive(ChunkExplorerApp.options, options or ChunkOptions())
+
+    @property
+    def explore(self) -> ExploreScreen:
+        return self.get_screen("explore")  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        if self.initial_file is not None:
+            self.open_file(self.initial_file)
+            self.call_after_refresh(self.explore.reveal_file, self.initial_file)
+        if self.watching:
+            self.watch_files()
+
+    # -- opening and chunking -------------------------------------------------------------
+    def open_file(self, path: str, *, reloaded: bool = False) -> None:
+        self.service.open(path, self.options, reloaded=reloaded)
+
+    def on_file_chosen(self, message: FileChosen) -> None:
+        self.open_file(message.path)
+
+    def on_file_opened(self, message: FileOpened) -> None:
+        if message.document.generation != self.service.generation:
+            return  # a newer load superseded this one
+        self.problem = ""
+        self.document = message.document
+
+    def on_file_open_failed(self, message: FileOpenFailed) -> None:
+        if message.generation != self.service.generation:
+            return
+        name = os.path.basename(message.path)
+        self.problem = f"{name}: {message.reason}"
+        self.document = None
+        self.notify(message.reason, title=name, severity="warning")
+
+    def on_chunks_ready(self, message: ChunksReady) -> None:
+        self.service.chunking_finished(message.run)
+        document = self.document
+        if document is None or message.generation != self.service.generation:
+            return
+        self.document = Document(document.file, message.chunking, document.generation)
+
+    def on_chunking_failed(self, message: ChunkingFailed) -> None:
+        self.service.chunking_finished(message.run)
+        if message.generation == self.service.generation:
+            self.notify(message.reason, title="Chunking failed", severity="error")
+
+    def on_options_changed(self, message: OptionsChanged) -> None:
+        self.apply_options(message.options)
+
+    def apply_options(self, options: ChunkOptions) -> None:
+        """New parameters: re-chunk the open file (re-parse only for a new language or strategy)."""
+        self.options = options
+        document = self.document
+        if document is None:
+            return
+        if needs_reparse(document.file.parse_options, options):
+            self.service.reparse(document.file, options)
+        else:
+            self.service.rechunk(document.file, options)
+
+    def set_option(self, **changes: object) -> None:
+        try:
+            self.apply_options(ChunkOptions.build(self.options, **changes))
+        except ValueError as error:
+            self.notify(str(error), severity="error")
+
+    # -- watching the directory -------------------------------------------------------------
+    @work(group="watch", exclusive=True, exit_on_error=False, description="watch the explored directory")
+    async def watch_files(self) -> None:
+        from watchfiles import DefaultFilter, awatch
+
+        try:
+            async for changes in awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter()):
+                self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
+        except Exception as error:  # e.g. the inotify watch limit: the explorer still works, unwatched
+            self.notify(f"Not watching for changes: {error}", severity="warning")
+
+    def on_files_changed_on_disk(self, message: FilesChangedOnDisk) -> None:
+        document = self.document
+        open_path = document.path if document is not None else None
+        touched = {os.path.abspath(path) for _, path in message.changes}
+        if open_path is not None and os.path.abspath(open_path) in touched:
+            if os.path.isfile(open_path):
+                self.open_file(open_path, reloaded=True)
+            elif not self.problem:
+                self.problem = f"{os.path.basename(open_path)} was deleted"
+                self.notify(
+                    f"{os.path.basename(open_path)} was deleted on disk; still showing its last content",
+                    title="File deleted", severity="warning",
+                )
+        folders = {os.path.dirname(path) for change, path in message.changes if change in ("added", "deleted")}
+        if folders:
+            self.explore.refresh_folders(folders)
+
+    # -- actions ------------------------------------------------------------------------------
+    def action_size_step(self, direction: int) -> None:
+        """Move the max size to the next multiple of the unit's step, up or down."""
+        size, step = self.options.max_size, SIZE_STEPS.get(self.options.size_unit, 100)
+        if direction > 0:
+            size = (size // step + 1) * step
+        else:
+            size = ((size - 1) // step) * step or max(1, size // 2)
+        if size != self.options.max_size:
+            self.set_option(max_size=size)
+
+    def action_overlap_step(self, direction: int) -> None:
+        overlap = max(0, self.options.overlap_lines + direction)
+        if overlap != self.options.overlap_lines:
+            self.set_option(overlap_lines=overlap)
+
+    def action_next_chunk(self) -> None:
+        self.explore.step_chunk(1)
+
+    def action_previous_chunk(self) -> None:
+        self.explore.step_chunk(-1)
+
+    def action_teach(self) -> None:
+        open_teach(self)
+
+    def action_compare(self) -> None:
+        open_compare(self)
+
+    def action_sweep(self) -> None:
+        open_sweep(self)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        self.exit(0)
+
+    def action_reload(self) -> None:
+        if self.document is not None:
+            self.open_file(self.document.path, reloaded=True)
+
+    def action_toggle_anonymous(self) -> None:
+        from .widgets.ast.tree import AstTree
+
+        self.explore.query_one(AstTree).action_toggle_anonymous()
+
+    def action_save_settings(self) -> None:
+        from explorer.workspace.settings import save_settings
+
+        try:
+            path = save_settings(self.root, self.options)
+        except Exception as error:  # unwritable, malformed existing file: say so, keep going
+            self.notify(str(error), title="Settings not saved", severity="error")
+            return
+        self.notify(f"Saved the parameters to {path}", title="Settings saved")
+
+    # -- export ----------------------------------------------------------------------------------
+    def _target(self, path: str) -> str:
+        return os.path.abspath(os.path.join(self.start_dir, os.path.expanduser(path)))
+
+    def action_export(self) -> None:
+        document = self.document
+        if document is None:
+            self.notify("Open a file first", severity="warning")
+            return
+        name = os.path.basename(document.path)
+        self.push_screen(
+            ExportScreen(
+                "Export chunks",
+                f"{len(document.chunks)} chunks of {name}, as JSON (the schema of `chunk-explorer chunk`):",
+                default_export_path(self.start_dir, name),
+            ),
+            self._export_document,
+        )
+
+    def _export_document(self, path: str | None) -> None:
+        if not path or self.document is None:
+            return
+        self.run_worker(
+            partial(self._export_document_worker, self.document, self._target(path)), name="export file",
+            group="export", exclusive=True, thread=True, exit_on_error=False, description="export the open file",
+        )
+
+    def _export_document_worker(self, document: Document, target: str) -> None:
+        try:
+            count = export_document(document, target, self.root)
+        except Exception as error:  # OutputError says what went wrong and what to do
+            self.post_message(ExportFailed(target, str(error)))
+            return
+        self.post_message(ExportFinished(target, 1, count))
+
+    def action_export_tree(self) -> None:
+        self.push_screen(
+            ExportScreen(
+                "Export the whole tree",
+                f"Chunk every file under {self.root} (walker rules, .gitignore) into one JSON document:",
+                default_export_path(self.start_dir, os.path.basename(self.root.rstrip(os.sep)) or "root"),
+            ),
+            self._export_tree,
+        )
+
+    def _export_tree(self, path: str | None) -> None:
+        if not path:
+            return
+        target = self._target(path)
+        self.push_screen(ExportProgressScreen(target))
+        self.run_worker(
+            partial(self._export_tree_worker, target, self.options), name="export tree", group="export",
+            exclusive=True, thread=True, exit_on_error=False, description="export the whole tree",
+        )
+
+    def _export_tree_worker(self, target: str, options: ChunkOptions) -> None:
+        worker = get_current_worker()
+        try:
+            result = export_tree(
+                self.root, options, self.walk_options, target,
+                on_progress=lambda done, total: self.post_message(ExportProgressed(done, total)),
+                is_cancelled=lambda: worker.is_cancelled,
+            )
+        except Exception as error:
+            self.post_message(ExportFailed(target, str(error)))
+            return
+        if result is not None:
+            self.post_message(ExportFinished(target, result.files, result.chunks, result.failed))
+
+    def on_export_progressed(self, message: ExportProgressed) -> None:
+        if isinstance(self.screen, ExportProgressScreen):
+            self.screen.advance(message.done, message.total)
+
+    def on_export_finished(self, message: ExportFinished) -> None:
+        if isinstance(self.screen, ExportProgressScreen):
+            self.screen.dismiss(None)
+        files = f" from {message.files} files" if message.files != 1 else ""
+        failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
+        self.notify(f"Wrote {message.chunks} chunks{files} to {message.path}{failed}", title="Exported")
+
+    def on_export_failed(self, message: ExportFailed) -> None:
+        if isinstance(self.screen, ExportProgressScreen):
+            self.screen.dismiss(None)
+        self.notify(message.reason, title="Export failed", severity="error", timeout=10)
+
+
+def run(
+    path: str | None = None,
+    options: ChunkOptions | None = None,
+    *,
+    walk: WalkOptions | None = None,
+    settings_path: str | None = None,
+) -> int:
+    """Open the explorer on a directory, or on a file inside its directory. Returns the exit status."""
+    result = ChunkExplorerApp(path, options, walk=walk, settings_path=settings_path).run()
+    return result or 0

@@ -1,0 +1,74 @@
+"""Command palette: every action as "group: action", only those that make sense now."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from explorer.engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES
+
+if TYPE_CHECKING:
+    from .app import ChunkExplorerApp
+
+Command = tuple[str, Callable[[], object], str]
+
+
+def explorer_commands(app: ChunkExplorerApp) -> list[Command]:
+    options = app.options
+    has_file = app.document is not None
+    commands: list[Command] = []
+    if has_file:
+        commands += [
+            ("chunks: next chunk", app.action_next_chunk, "Select the chunk after the selected one"),
+            ("chunks: previous chunk", app.action_previous_chunk, "Select the chunk before the selected one"),
+            ("export: current file as JSON", app.action_export, "Write this file's chunks (CLI schema)"),
+            ("file: reload from disk", app.action_reload, "Read, parse and chunk the open file again"),
+            ("ast: toggle anonymous nodes", app.action_toggle_anonymous, "Show or hide punctuation and keywords"),
+        ]
+    commands += [
+        ("export: whole tree as JSON", app.action_export_tree, "Chunk every file under the explored directory"),
+        ("params: increase max size", partial(app.action_size_step, 1), f"Now {options.max_size} {options.size_unit}"),
+        ("params: decrease max size", partial(app.action_size_step, -1), f"Now {options.max_size} {options.size_unit}"),
+        ("params: more overlap lines", partial(app.action_overlap_step, 1), f"Now {options.overlap_lines}"),
+        ("params: fewer overlap lines", partial(app.action_overlap_step, -1), f"Now {options.overlap_lines}"),
+    ]
+    commands += [
+        (f"params: size unit {unit}", partial(app.set_option, size_unit=unit), "Measure chunk size in " + unit)
+        for unit in SIZE_UNITS if unit != options.size_unit
+    ]
+    commands += [
+        (f"params: context {mode}", partial(app.set_option, context_mode=mode), "Context attached to each chunk")
+        for mode in CONTEXT_MODES if mode != options.context_mode
+    ]
+    commands += [
+        (f"params: strategy {name}", partial(app.set_option, strategy=name), "How the file is cut")
+        for name in STRATEGIES if name != options.strategy
+    ]
+    if options.language is not None:
+        commands.append(("params: language auto", partial(app.set_option, language=None), "Detect from the file name"))
+    commands += [
+        ("settings: save parameters", app.action_save_settings, "Write them to the project's .chunk-explorer.toml"),
+        ("view: help", app.action_help, "Every key binding"),
+    ]
+    return commands
+
+
+class ExplorerCommands(Provider):
+    """The explorer's own commands."""
+
+    def _commands(self) -> list[Command]:
+        return explorer_commands(self.app)  # type: ignore[arg-type]
+
+    async def discover(self) -> Hits:
+        for name, callback, help_text in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, callback, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

@@ -1,0 +1,1 @@
+"""The compare view: one file chunked two ways, side by side (key ``c``)."""

@@ -1,0 +1,281 @@
+"""The compare view: the open file chunked two ways, side by side, scrolled together.
+
+The first side uses the explorer's parameters (its keys and palette change them
+here too); the second is the line-packing baseline or a second set of parameters
+(``b`` switches, ``]``/``[`` change its max size). Definitions that a side splits
+are marked in its source; the measures of both sides sit in one table below.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import partial
+
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.color import Color
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
+
+from explorer.engine.options import ChunkOptions
+
+from ..state import Document, LoadedFile
+from ..widgets.source.overlay import Overlay, OverlaySourceView
+from ..workers import describe_failure
+from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
+
+#: Step of ] and [ per size unit (the explorer's + and - use the same steps).
+SIZE_STEPS = {"nws": 250, "chars": 500, "lines": 10}
+SPLIT_HUE = "#ff5f5f"
+SPLIT_TINT = 0.35
+BETTER = Style(color="#87d787", bold=True)
+WORSE = Style(color="#ff875f")
+LABEL = Style(dim=True)
+
+
+@dataclass
+class ComparisonReady(Message):
+    comparison: Comparison
+    generation: int
+
+
+@dataclass
+class ComparisonFailed(Message):
+    reason: str
+    generation: int
+
+
+def split_overlays(side: Side, view: OverlaySourceView) -> list[Overlay]:
+    """The definitions a side splits: a red bar beside all their lines, their first line tinted red."""
+    if view.document is None:
+        return []
+    source = view.document.source
+    background = view.background_colors[1]
+    tint = Style(bgcolor=background.blend(Color.parse(SPLIT_HUE), SPLIT_TINT).rich_color)
+    bar = Style(color=SPLIT_HUE, bold=True)
+    overlays = []
+    for split in side.metrics.splits:
+        first_line_end = source.line_end(source.line_of(split.start), keep_newline=False)
+        overlays.append(Overlay(split.start, split.end, Style(), bar))
+        overlays.append(Overlay(split.start, max(split.start + 1, min(split.end, first_line_end)), tint))
+    return overlays
+
+
+def measures_table(comparison: Comparison) -> Table:
+    """Measure | first | second, the better value of each pair in green."""
+    table = Table(box=None, expand=True, pad_edge=False, show_edge=False, header_style="bold")
+    first, second = comparison.first, comparison.second
+    halves = (MEASURES[: (len(MEASURES) + 1) // 2], MEASURES[(len(MEASURES) + 1) // 2:])
+    for k in range(2):
+        table.add_column("measure", style=LABEL, no_wrap=True)
+        table.add_column("left", justify="right", no_wrap=True)
+        table.add_column("right", justify="right", no_wrap=True)
+        if k == 0:
+            table.add_column(" ", width=2)
+    for row in range(len(halves[0])):
+        cells: list[Text] = []
+        for k, half in enumerate(halves):
+            if row < len(half):
+                measure = half[row]
+                better = verdict(measure, first, second)
+                cells += [
+                    Text(measure.name),
+                    Text(measure.shown(first), BETTER if better > 0 else WORSE if better < 0 else Style()),
+                    Text(measure.shown(second), BETTER if better < 0 else WORSE if better > 0 else Style()),
+                ]
+            else:
+                cells += [Text(""), Text(""), Text("")]
+            if k == 0:
+                cells.append(Text("│", LABEL))
+        table.add_row(*cells)
+    return table
+
+
+class CompareScreen(Screen):
+    """One file, two chunkings."""
+
+    BINDINGS = [
+        Binding("b", "toggle_second", "Baseline/second set", id="compare.toggle",
+                tooltip="Compare with the line-packing baseline, or with a second set of parameters"),
+        Binding("right_square_bracket", "second_size(1)", "Right size+", key_display="]", id="compare.size_up",
+                tooltip="Increase the right side's max size (switches it to a second set)"),
+        Binding("left_square_bracket", "second_size(-1)", "Right size-", key_display="[", id="compare.size_down",
+                tooltip="Decrease the right side's max size (switches it to a second set)"),
+        Binding("n", "next_split(1)", "Next split", id="compare.next_split",
+                tooltip="Scroll to the next definition either side splits"),
+        Binding("p", "next_split(-1)", "Prev split", id="compare.previous_split",
+                tooltip="Scroll to the previous definition either side splits"),
+        Binding("escape", "leave", "Explorer", id="compare.leave", tooltip="Back to the explorer"),
+    ]
+
+    DEFAULT_CSS = """
+    CompareScreen {
+        #compare-main { height: 1fr; }
+        .compare-side { width: 1fr; }
+        #compare-measures { height: auto; padding: 0 1; }
+        .compare-side, #compare-measures {
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+            border-title-style: bold;
+            border-subtitle-color: $text-muted;
+        }
+        .compare-side:focus { border: round $accent; border-title-color: $text; }
+    }
+    """
+
+    def __init__(self, file: LoadedFile, second: SecondSide | None = None):
+        super().__init__()
+        self.file = file
+        self.second = second or SecondSide()
+        self.comparison: Comparison | None = None
+        self.generation = 0
+        self._syncing = False
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="▦")
+        with Horizontal(id="compare-main"):
+            yield OverlaySourceView(id="compare-first", classes="compare-side")
+            yield OverlaySourceView(id="compare-second", classes="compare-side")
+        yield Static(id="compare-measures")
+        yield Footer()
+
+    @property
+    def first_view(self) -> OverlaySourceView:
+        return self.query_one("#compare-first", OverlaySourceView)
+
+    @property
+    def second_view(self) -> OverlaySourceView:
+        return self.query_one("#compare-second", OverlaySourceView)
+
+    def on_mount(self) -> None:
+        self.title = "Compare"
+        self.sub_title = os.path.basename(self.file.path)
+        for view in (self.first_view, self.second_view):
+            view.message = "Chunking…"
+            view.border_title = "…"
+        first, second = self.first_view, self.second_view
+        self.watch(first, "scroll_y", partial(self._sync_scroll, second), init=False)
+        self.watch(second, "scroll_y", partial(self._sync_scroll, first), init=False)
+        self.watch(first, "scroll_x", partial(self._sync_scroll, second), init=False)
+        self.watch(second, "scroll_x", partial(self._sync_scroll, first), init=False)
+        self.watch(self.app, "options", self._options_changed, init=False)
+        self.query_one("#compare-measures").border_title = "Quality (green: the better of the two)"
+        first.focus()
+        self.recompute()
+
+    # -- computing -----------------------------------------------------------------------
+    @property
+    def first_options(self) -> ChunkOptions:
+        return self.app.options  # type: ignore[attr-defined]
+
+    def recompute(self) -> None:
+        self.generation += 1
+        first = self.first_options
+        second = self.second.options(first)
+        self.run_worker(
+            partial(self._compare_worker, self.file, first, second, self.generation), name="compare",
+            group="compare", exclusive=True, thread=True, exit_on_error=False,
+            description=f"chunk {os.path.basename(self.file.path)} two ways",
+        )
+
+    def _compare_worker(self, file: LoadedFile, first: ChunkOptions, second: ChunkOptions, generation: int) -> None:
+        worker = get_current_worker()
+        try:
+            comparison = compare(file, first, second, lambda: worker.is_cancelled)
+        except Exception as error:
+            if not worker.is_cancelled:
+                self.post_message(ComparisonFailed(describe_failure(error), generation))
+            return
+        if comparison is not None and not worker.is_cancelled:
+            self.post_message(ComparisonReady(comparison, generation))
+
+    def _options_changed(self, options: ChunkOptions) -> None:
+        self.recompute()
+
+    @on(ComparisonReady)
+    def _comparison_ready(self, message: ComparisonReady) -> None:
+        if message.generation != self.generation:
+            return
+        previous = self.comparison
+        self.comparison = comparison = message.comparison
+        keep = previous is not None
+        for view, side, name in ((self.first_view, comparison.first, "Left"),
+                                 (self.second_view, comparison.second, "Right")):
+            document = Document(comparison.file, side.chunking, message.generation)
+            if keep and view.document is not None:
+                view.show_chunking(side.chunking)
+            else:
+                view.show_document(document)
+            view.set_overlays(split_overlays(side, view))
+            view.border_title = f"{name}: {side.label}"
+            splits = len(side.metrics.splits)
+            view.border_subtitle = (f"{side.summary.chunks:,} chunks · {splits} definition{'s' if splits != 1 else ''} "
+                                    f"split (red bar)")
+        self.query_one("#compare-measures", Static).update(measures_table(comparison))
+
+    @on(ComparisonFailed)
+    def _comparison_failed(self, message: ComparisonFailed) -> None:
+        if message.generation == self.generation:
+            self.notify(message.reason, title="Cannot compare", severity="error")
+
+    # -- scrolling together -----------------------------------------------------------------
+    def _sync_scroll(self, other: OverlaySourceView, _value: float) -> None:
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            source = self.first_view if other is self.second_view else self.second_view
+            other.scroll_to(source.scroll_x, source.scroll_y, animate=False, immediate=True)
+        finally:
+            self._syncing = False
+
+    # -- keys ---------------------------------------------------------------------------------
+    def action_toggle_second(self) -> None:
+        if self.second.kind == BASELINE:
+            size = self.second.max_size or self.first_options.max_size * 2
+            self.second = SecondSide(SECOND_SET, size)
+        else:
+            self.second = SecondSide(BASELINE, self.second.max_size)
+        self.recompute()
+
+    def action_second_size(self, direction: int) -> None:
+        """Change the right side's max size by a step; from the baseline, the first press
+        switches to a second set at twice the left side's size."""
+        first = self.first_options
+        step = SIZE_STEPS.get(first.size_unit, 250)
+        if self.second.kind == BASELINE:
+            size = self.second.max_size or first.max_size * 2
+        else:
+            size = self.second.max_size or first.max_size
+            size = (size // step + 1) * step if direction > 0 else ((size - 1) // step) * step
+        self.second = SecondSide(SECOND_SET, max(step, size))
+        self.recompute()
+
+    def action_next_split(self, direction: int) -> None:
+        """Scroll both sides to the next definition that either side splits."""
+        comparison = self.comparison
+        if comparison is None:
+            return
+        source = comparison.file.source
+        lines = sorted({source.line_of(s.start) for side in (comparison.first, comparison.second)
+                        for s in side.metrics.splits})
+        current = self.first_view.cursor_line
+        ahead = [line for line in lines if (line > current if direction > 0 else line < current)]
+        if not ahead:
+            self.notify("No more split definitions that way", timeout=2)
+            return
+        target = ahead[0] if direction > 0 else ahead[-1]
+        start = source.line_starts[target]
+        self.first_view.reveal(start, start + 1)
+        self.second_view.reveal(start, start + 1)
+
+    def action_leave(self) -> None:
+        self.dismiss()

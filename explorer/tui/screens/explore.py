@@ -1,0 +1,214 @@
+"""The main screen: files, syntax tree and scopes, source with chunks, parameters, stats and chunk list.
+
+The screen shows the app's document (state flows down through ``show_*`` calls)
+and links the panes: a pick in one pane (a message flowing up) moves the others
+to the same place, quietly, so they do not echo it back.
+"""
+
+from __future__ import annotations
+
+import os
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+
+from ..messages import AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
+from ..state import Document
+from ..widgets.ast.tree import AstTree
+from ..widgets.chunks.detail import ChunkDetail
+from ..widgets.chunks.list import ChunkList
+from ..widgets.files.tree import FileTree
+from ..widgets.params.panel import ParamsPanel
+from ..widgets.params.stats import StatsPanel
+from ..widgets.scope.tree import ScopeTree
+from ..widgets.source.view import SourceView
+
+
+class ExploreScreen(Screen):
+    """Everything about one file, side by side."""
+
+    BINDINGS = [
+        Binding("1", "focus_pane('files')", "Files", show=False, id="focus.files"),
+        Binding("2", "focus_pane('source')", "Source", show=False, id="focus.source"),
+        Binding("3", "focus_pane('ast')", "AST", show=False, id="focus.ast"),
+        Binding("4", "focus_pane('scope')", "Scope", show=False, id="focus.scope"),
+        Binding("5", "focus_pane('chunks')", "Chunks", show=False, id="focus.chunks"),
+        Binding("6", "focus_pane('params')", "Parameters", show=False, id="focus.params"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        yield Header(icon="▦")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield FileTree(app.root, app.walk_options, id="files")
+                with TabbedContent(id="structure"):
+                    with TabPane("AST", id="ast-tab"):
+                        yield AstTree(id="ast")
+                    with TabPane("Scope", id="scope-tab"):
+                        yield ScopeTree(id="scope")
+            yield SourceView(id="source")
+            with Vertical(id="right"):
+                yield ParamsPanel(app.options, id="params")
+                yield StatsPanel(show_timings=app.show_timings, id="stats")
+                yield ChunkList(id="chunks")
+                yield ChunkDetail(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#files").border_title = "Files"
+        self.query_one("#source").border_title = "Source"
+        self.query_one("#params").border_title = "Parameters"
+        self.query_one("#chunks").border_title = "Chunks"
+        self.query_one("#detail").border_title = "Chunk"
+        self.query_one(ChunkDetail).show_chunk(None, self.app.options.max_size)
+        self.watch(self.app, "document", self._document_changed)
+        self.watch(self.app, "options", self._options_changed, init=False)
+        self.watch(self.app, "problem", self._problem_changed, init=False)
+
+    # -- state in ---------------------------------------------------------------------------
+    def _document_changed(self, old: Document | None, new: Document | None) -> None:
+        source = self.query_one(SourceView)
+        ast = self.query_one(AstTree)
+        scope = self.query_one(ScopeTree)
+        chunks = self.query_one(ChunkList)
+        stats = self.query_one(StatsPanel)
+        stats.show_document(new)
+        if new is None:
+            source.show_message(self.app.problem or "Pick a file in the tree to see how it is chunked.")
+            source.border_title = "Source"
+            source.border_subtitle = ""
+            ast.show_file(None, self.app.options.max_size, self.app.options.size_unit)
+            scope.show_structure(None)
+            chunks.show_chunking(None)
+            self.query_one(ChunkDetail).show_chunk(None, self.app.options.max_size)
+            return
+        options = new.options
+        if old is None or old.path != new.path or old.file is not new.file:
+            same_file = old is not None and old.path == new.path
+            source.show_document(new, keep_position=same_file)
+            ast.show_file(new.file.parsed, options.max_size, options.size_unit)
+            scope.show_structure(new.file.structure)
+        else:
+            source.show_chunking(new.chunking)
+            ast.set_limit(options.max_size, options.size_unit)
+        chunks.show_chunking(new.chunking)
+        self._set_titles(new)
+        # Keep the reader's place: select the chunk under the cursor in the new chunking.
+        self._follow_cursor(source.cursor_byte(), scroll=False)
+
+    def _set_titles(self, document: Document) -> None:
+        source = self.query_one(SourceView)
+        file = document.file
+        name = os.path.relpath(document.path, self.app.root) if document.path.startswith(self.app.root) else document.path
+        source.border_title = name
+        language = file.parsed.language or "plain text"
+        mode = f"line-based ({file.parsed.fallback})" if file.parsed.fallback else "AST"
+        source.border_subtitle = f"{language} · {mode} · {file.source.line_count} lines"
+        self.query_one("#chunks").border_title = f"Chunks ({len(document.chunks)})"
+        self.sub_title = name
+
+    def _options_changed(self, options) -> None:
+        self.query_one(ParamsPanel).show_options(options)
+
+    def _problem_changed(self, problem: str) -> None:
+        if self.app.document is None and problem:
+            self.query_one(SourceView).show_message(problem)
+
+    # -- links between panes ------------------------------------------------------------------
+    @property
+    def document(self) -> Document | None:
+        return self.app.document
+
+    def _show_chunk(self, index: int | None) -> None:
+        detail = self.query_one(ChunkDetail)
+        document = self.document
+        if document is None or index is None or index >= len(document.chunks):
+            detail.show_chunk(None, self.app.options.max_size)
+            self.query_one("#detail").border_title = "Chunk"
+            return
+        if detail.shown is not document.chunks[index]:
+            detail.show_chunk(document.chunks[index], document.options.max_size)
+        self.query_one("#detail").border_title = f"Chunk {index + 1}"
+
+    def _follow_cursor(self, byte: int, *, scroll: bool) -> None:
+        """Move chunk list, AST and scope to what is at ``byte``, without echoes."""
+        document = self.document
+        if document is None:
+            return
+        index = document.chunking.layout.chunk_at(byte)
+        self.query_one(ChunkList).select(index)
+        self.query_one(SourceView).select_chunk(index, scroll=scroll)
+        self._show_chunk(index)
+        self.query_one(AstTree).reveal(byte)
+        self.query_one(ScopeTree).reveal(byte)
+
+    @on(SourceCursorMoved)
+    def _cursor_moved(self, message: SourceCursorMoved) -> None:
+        self._follow_cursor(message.byte, scroll=False)
+
+    @on(ChunkSelected)
+    def _chunk_selected(self, message: ChunkSelected) -> None:
+        self.select_chunk(message.index)
+
+    def select_chunk(self, index: int) -> None:
+        document = self.document
+        if document is None or not document.chunks:
+            return
+        index = max(0, min(index, len(document.chunks) - 1))
+        start = document.chunks[index].byte_range.start
+        self.query_one(ChunkList).select(index)
+        self.query_one(SourceView).select_chunk(index, scroll=True)
+        self._show_chunk(index)
+        self.query_one(AstTree).reveal(start)
+        self.query_one(ScopeTree).reveal(start)
+
+    def step_chunk(self, delta: int) -> None:
+        """Select the next (or previous) chunk after the one selected."""
+        document = self.document
+        if document is None or not document.chunks:
+            return
+        current = self.query_one(ChunkList).cursor
+        if current is None:
+            current = -1 if delta > 0 else len(document.chunks)
+        self.select_chunk(current + delta)
+
+    @on(AstNodeSelected)
+    def _ast_node_selected(self, message: AstNodeSelected) -> None:
+        self._show_range(message.start_byte, message.end_byte)
+        self.query_one(ScopeTree).reveal(message.start_byte)
+
+    @on(EntitySelected)
+    def _entity_selected(self, message: EntitySelected) -> None:
+        self._show_range(message.start_byte, message.end_byte)
+        self.query_one(AstTree).reveal(message.start_byte)
+
+    def _show_range(self, start: int, end: int) -> None:
+        document = self.document
+        if document is None:
+            return
+        index = document.chunking.layout.chunk_at(start)
+        self.query_one(ChunkList).select(index)
+        source = self.query_one(SourceView)
+        source.select_chunk(index, scroll=False)
+        source.show_range(start, end)
+        self._show_chunk(index)
+
+    # -- the file tree -----------------------------------------------------------------------
+    def reveal_file(self, path: str) -> None:
+        """Put the tree's cursor on a file (once its folder has loaded)."""
+        self.query_one(FileTree).reveal_path(path)
+
+    def refresh_folders(self, folders: set[str]) -> None:
+        """Reload the tree folders whose entries changed on disk."""
+        self.query_one(FileTree).reload_folders(folders)
+
+    def action_focus_pane(self, pane: str) -> None:
+        if pane in ("ast", "scope"):
+            self.query_one(TabbedContent).active = f"{pane}-tab"
+        target = {"params": "#max-size"}.get(pane, f"#{pane}")
+        self.query_one(target).focus()

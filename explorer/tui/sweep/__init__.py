@@ -1,0 +1,1 @@
+"""The sweep panel: measure settings over the explored directory, save the chosen one."""

@@ -1,0 +1,77 @@
+"""The sweep's table rows and bar chart, as rich renderables for the panel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Group
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from explorer.cli.sweep_cmd import bar, human_bytes
+from explorer.engine.sweep import SettingResult, SweepResult
+
+#: (header, justification) of the table columns.
+TABLE_COLUMNS = (
+    ("#", "right"), ("max size", "right"), ("chunks", "right"), ("median", "right"), ("p95", "right"),
+    ("tiny%", "right"), ("over%", "right"), ("split defs", "right"), ("doc split%", "right"), ("index", "right"),
+)
+
+BAR_WIDTH = 22
+
+
+def _pct(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}"
+
+
+def _num(value: float | int | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def table_cells(setting: SettingResult, marker: str = "") -> list[Text]:
+    g = setting.summary.overall
+    sizes = g.size_stats()
+    cells = [
+        f"{setting.index + 1}{marker}", f"{setting.options.max_size:,}", f"{g.chunks:,}", _num(sizes["median"]),
+        _num(sizes["p95"]), _pct(g.tiny_pct), _pct(g.over_pct),
+        f"{setting.split_definitions:,} ({_pct(g.split_any_pct)}%)", _pct(g.doc_split_pct),
+        human_bytes(setting.index_bytes),
+    ]
+    return [Text(cell, justify="right") for cell in cells]
+
+
+#: What the chart shows per setting: (title, value, formatted, colour).
+CHART_MEASURES: tuple[tuple[str, Callable[[SettingResult], float], Callable[[float], str], str], ...] = (
+    ("chunks", lambda s: s.chunks, lambda v: f"{v:,.0f}", "#70d6ff"),
+    ("index size", lambda s: s.index_bytes, human_bytes, "#ff70a6"),
+    ("tiny%", lambda s: s.summary.overall.tiny_pct or 0.0, lambda v: f"{_pct(v)}%", "#ffd670"),
+    ("split defs%", lambda s: s.summary.overall.split_any_pct or 0.0, lambda v: f"{_pct(v)}%", "#ff5f5f"),
+)
+
+
+def sweep_chart(result: SweepResult) -> Group:
+    """One row per setting, one bar per measure. Counts are scaled to their largest
+    value; the percentages share one scale of at least 0-10%, so small ones stay small."""
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("max size", justify="right")
+    for title, _, _, _ in CHART_MEASURES:
+        table.add_column(title)
+    peaks = [max((get(s) for s in result.settings), default=0) for _, get, _, _ in CHART_MEASURES]
+    percent_scale = max(10.0, *peaks[2:])
+    peaks[2:] = [percent_scale] * (len(peaks) - 2)
+    for setting in result.settings:
+        cells = [Text(f"{setting.options.max_size:,}")]
+        for (_, get, shown, colour), peak in zip(CHART_MEASURES, peaks):
+            value = get(setting)
+            cell = Text(bar(value, peak, BAR_WIDTH), style=Style(color=colour))
+            cell.append(f" {shown(value)}")
+            cells.append(cell)
+        table.add_row(*cells)
+    note = Text(f"chunks and index size: scaled to the largest; tiny% and split%: on 0-{percent_scale:.0f}%",
+                style=Style(dim=True))
+    return Group(table, Text(""), note)

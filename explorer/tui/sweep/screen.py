@@ -1,0 +1,259 @@
+"""The sweep panel: chunk the explored directory under several max sizes, compare, pick one.
+
+The sweep itself is :func:`explorer.engine.sweep.sweep` (the engine behind
+``chunk-explorer sweep``), run in a thread worker; it reports progress per file.
+Enter applies the highlighted setting to the explorer, ``s`` also writes it to the
+project's settings file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from explorer.cli.sweep_cmd import DEFAULT_MAX_SIZES
+from explorer.engine.options import ChunkOptions
+from explorer.engine.sweep import SweepResult, settings_grid, sweep
+
+from .chart import TABLE_COLUMNS, sweep_chart, table_cells
+
+LABEL = Style(dim=True)
+
+
+@dataclass
+class SweepProgressed(Message):
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SweepProgressed)
+
+
+@dataclass
+class SweepFinished(Message):
+    result: SweepResult
+    generation: int
+
+
+@dataclass
+class SweepFailed(Message):
+    reason: str
+    generation: int
+
+
+def parse_sizes(text: str) -> list[int]:
+    """``"500, 1000 1500"`` -> [500, 1000, 1500]; ValueError with a plain message otherwise."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if not parts:
+        raise ValueError("list at least one max size, e.g. 500,1000,2000")
+    sizes = []
+    for part in parts:
+        if not part.isdigit() or int(part) < 1:
+            raise ValueError(f"{part!r} is not a positive whole number")
+        sizes.append(int(part))
+    return list(dict.fromkeys(sizes))
+
+
+class SweepScreen(Screen):
+    """Settings measured over the whole directory, side by side."""
+
+    #: Worker processes for the sweep (None: every core). Tests use 1 (no process pool).
+    jobs: int | None = None
+
+    BINDINGS = [
+        Binding("r", "run", "Run", id="sweep.run", tooltip="Run the sweep with the listed max sizes"),
+        Binding("enter", "apply", "Use", id="sweep.apply", tooltip="Use the highlighted setting in the explorer"),
+        Binding("s", "save", "Save", id="sweep.save",
+                tooltip="Use the highlighted setting and write it to the project's settings file"),
+        Binding("escape", "leave", "Explorer", id="sweep.leave", tooltip="Back to the explorer"),
+    ]
+
+    DEFAULT_CSS = """
+    SweepScreen {
+        #sweep-controls { height: 3; padding: 0 1; }
+        #sweep-controls Label { padding: 1 1 0 0; }
+        #sweep-sizes { width: 40; }
+        #sweep-progress { padding: 1 0 0 2; width: 1fr; }
+        #sweep-table { height: auto; max-height: 50%; }
+        #sweep-chart { height: 1fr; padding: 0 1; }
+        #sweep-status { height: auto; padding: 0 1; color: $text-muted; }
+        #sweep-table, #sweep-chart {
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+            border-title-style: bold;
+        }
+        #sweep-table:focus { border: round $accent; }
+    }
+    """
+
+    def __init__(self, root: str):
+        super().__init__()
+        self.root = root
+        self.result: SweepResult | None = None
+        self.generation = 0
+
+    def compose(self) -> ComposeResult:
+        options = self.options
+        sizes = DEFAULT_MAX_SIZES.get(options.size_unit, DEFAULT_MAX_SIZES["nws"])
+        yield Header(icon="▦")
+        with Horizontal(id="sweep-controls"):
+            yield Label(f"max sizes ({options.size_unit}):")
+            yield Input(",".join(map(str, sizes)), id="sweep-sizes")
+            yield ProgressBar(id="sweep-progress", show_eta=False)
+        with Vertical():
+            yield DataTable(id="sweep-table", cursor_type="row", zebra_stripes=True)
+            yield Static(id="sweep-chart")
+            yield Static(id="sweep-status")
+        yield Footer()
+
+    @property
+    def options(self) -> ChunkOptions:
+        return self.app.options  # type: ignore[attr-defined]
+
+    def on_mount(self) -> None:
+        self.title = "Sweep"
+        self.sub_title = self.root
+        table = self.query_one(DataTable)
+        table.border_title = "Settings (enter: use · s: save to the settings file)"
+        for name, justify in TABLE_COLUMNS:
+            table.add_column(name, key=name)
+        self.query_one("#sweep-chart").border_title = "Trade-offs"
+        self.action_run()
+
+    # -- running ---------------------------------------------------------------------------
+    def action_run(self) -> None:
+        try:
+            sizes = parse_sizes(self.query_one("#sweep-sizes", Input).value)
+            settings = settings_grid(self.options, {"max_size": sizes})
+        except ValueError as error:
+            self.notify(str(error), title="Cannot sweep", severity="error")
+            return
+        self.generation += 1
+        progress = self.query_one(ProgressBar)
+        progress.update(total=None, progress=0)
+        self._status(f"Sweeping {len(settings)} settings over {self.root} …")
+        walk = getattr(self.app, "walk_options", None)
+        self.run_worker(
+            partial(self._sweep_worker, settings, walk, self.generation), name="sweep", group="sweep",
+            exclusive=True, thread=True, exit_on_error=False, description="sweep the explored directory",
+        )
+
+    def _sweep_worker(self, settings: list[ChunkOptions], walk: object, generation: int) -> None:
+        worker = get_current_worker()
+        try:
+            result = sweep(
+                self.root, settings, walk=walk, jobs=self.jobs,
+                on_progress=lambda done, total, _: self.post_message(SweepProgressed(done, total or 0)),
+                should_stop=lambda: worker.is_cancelled,
+            )
+        except Exception as error:  # a vanished directory, an unreadable tree: say so
+            if not worker.is_cancelled:
+                self.post_message(SweepFailed(str(error) or type(error).__name__, generation))
+            return
+        if not worker.is_cancelled:
+            self.post_message(SweepFinished(result, generation))
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_apply()
+
+    @on(Input.Submitted, "#sweep-sizes")
+    def _sizes_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_run()
+
+    @on(SweepProgressed)
+    def _progressed(self, message: SweepProgressed) -> None:
+        self.query_one(ProgressBar).update(total=max(1, message.total), progress=message.done)
+
+    @on(SweepFinished)
+    def _finished(self, message: SweepFinished) -> None:
+        if message.generation != self.generation:
+            return
+        result = self.result = message.result
+        table = self.query_one(DataTable)
+        table.clear()
+        current = self.options
+        for setting in result.settings:
+            marker = "*" if setting.options == current else ""
+            table.add_row(*table_cells(setting, marker), key=str(setting.index))
+        self.query_one("#sweep-chart", Static).update(sweep_chart(result))
+        progress = self.query_one(ProgressBar)
+        progress.update(total=max(1, result.files), progress=result.files)
+        skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
+        failed = f", {len(result.failed)} failed" if result.failed else ""
+        unit = result.settings[0].options.size_unit if result.settings else ""
+        self._status(
+            f"{result.files:,} files ({result.bytes / 1e6:.1f} MB){skipped}{failed} in {result.seconds:.1f} s · "
+            f"sizes in {unit} · * = the setting in use · index = {result.embedding_dim}-d float32 vectors + text"
+        )
+        table.focus()
+
+    @on(SweepFailed)
+    def _failed(self, message: SweepFailed) -> None:
+        if message.generation == self.generation:
+            self._status(f"The sweep failed: {message.reason}")
+            self.notify(message.reason, title="Sweep failed", severity="error")
+
+    def _status(self, text: str) -> None:
+        self.query_one("#sweep-status", Static).update(Text(text, style=LABEL))
+
+    # -- choosing -----------------------------------------------------------------------------
+    @property
+    def chosen(self) -> ChunkOptions | None:
+        """The options of the highlighted row."""
+        table = self.query_one(DataTable)
+        if self.result is None or not self.result.settings or table.row_count == 0:
+            return None
+        row = max(0, min(table.cursor_row, len(self.result.settings) - 1))
+        return self.result.settings[row].options
+
+    def action_apply(self) -> None:
+        if isinstance(self.focused, Input):
+            return  # enter in the sizes field runs the sweep instead
+        options = self.chosen
+        if options is None:
+            return
+        self.app.apply_options(options)  # type: ignore[attr-defined]
+        self.notify(f"Using max size {options.max_size} {options.size_unit}", timeout=3)
+        self._mark_current()
+
+    def action_save(self) -> None:
+        from explorer.workspace.settings import save_settings
+
+        options = self.chosen
+        if options is None:
+            self.notify("Run the sweep first", severity="warning")
+            return
+        self.app.apply_options(options)  # type: ignore[attr-defined]
+        self._mark_current()
+        try:
+            path = save_settings(self.root, options)
+        except Exception as error:  # unwritable, malformed existing file: say so, keep going
+            self.notify(str(error), title="Settings not saved", severity="error")
+            return
+        self.notify(f"Saved max size {options.max_size} {options.size_unit} to {path}", title="Settings saved")
+
+    def _mark_current(self) -> None:
+        if self.result is None:
+            return
+        table = self.query_one(DataTable)
+        current = self.options
+        for setting in self.result.settings:
+            label = f"{setting.index + 1}{'*' if setting.options == current else ''}"
+            table.update_cell(str(setting.index), "#", label)
+
+    def action_leave(self) -> None:
+        self.dismiss()

@@ -1,0 +1,1 @@
+"""Teach mode: the chunker's decisions played step by step (key ``t``)."""

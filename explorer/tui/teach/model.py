@@ -1,0 +1,148 @@
+"""What teach mode plays: a chunking run's trace, computed once, then navigated.
+
+Pure data and functions, no Textual: the worker builds a :class:`TraceRun` off the
+UI thread (every step in a list, a big file has thousands), and the screen only
+moves an index through it.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node
+
+from explorer.engine.api import chunk_parsed
+from explorer.engine.model import Chunk
+from explorer.engine.options import ChunkOptions
+from explorer.engine.parse import parse_source
+from explorer.engine.trace import TraceStep, trace_parsed
+
+from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile, needs_reparse
+from ..workers import structure_of
+
+#: The kinds of decision ``[`` / ``]`` jump between: name -> (actions, what the footer says).
+DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {
+    "decision": (frozenset({"close", "open", "descend", "separate", "split_lines", "split_chars",
+                            "emit_chars", "keep_together", "finish"}), "any decision"),
+    "close": (frozenset({"close", "emit_chars", "finish"}), "a chunk is closed"),
+    "descend": (frozenset({"descend", "separate"}), "an oversized node is opened up"),
+    "split": (frozenset({"split_lines", "split_chars", "emit_chars"}), "a token is cut"),
+    "keep_together": (frozenset({"keep_together"}), "a comment stays with its definition"),
+}
+KIND_ORDER = tuple(DECISION_KINDS)
+
+#: Play speeds in steps per second (f / s move along them).
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+DEFAULT_SPEED = 2
+
+#: How each action is named on screen.
+ACTION_LABELS = {
+    "parse": "parse", "keep_together": "keep together", "add": "add", "close": "close chunk",
+    "open": "open window", "descend": "descend", "separate": "separate", "split_lines": "split at lines",
+    "split_chars": "split at characters", "emit_chars": "emit part", "finish": "finish", "done": "done",
+}
+
+
+class TraceCancelled(Exception):
+    """The run was superseded while it was being computed."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TraceRun:
+    """Every step of chunking one file with one set of options, and the chunks it makes."""
+
+    file: LoadedFile
+    options: ChunkOptions
+    steps: tuple[TraceStep, ...]
+    chunks: tuple[Chunk, ...]
+    #: Chunks completed after each step (steps[i] leaves done[i] chunks behind it).
+    done: tuple[int, ...]
+    seconds: float
+    #: Step indices per decision kind, ascending (for jumps).
+    by_kind: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    _chunkings: dict[int, Chunking] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def chunking_at(self, index: int) -> Chunking:
+        """The chunks completed once step ``index`` has happened, as the source view shows them."""
+        count = self.done[index]
+        chunking = self._chunkings.get(count)
+        if chunking is None:
+            chunks = self.chunks[:count]
+            chunking = Chunking(self.options, chunks, ChunkLayout.of(chunks, self.file.source),
+                                ChunkStats.of(chunks, self.options), 0.0)
+            if len(self._chunkings) > 64:  # a long play through a big file: keep memory bounded
+                self._chunkings.clear()
+            self._chunkings[count] = chunking
+        return chunking
+
+    def jump(self, index: int, kind: str, direction: int) -> int | None:
+        """The next (direction 1) or previous (-1) step of a decision kind from ``index``, if any."""
+        found = self.by_kind.get(kind, ())
+        if direction > 0:
+            k = bisect_right(found, index)
+            return found[k] if k < len(found) else None
+        k = bisect_left(found, index) - 1
+        return found[k] if k >= 0 else None
+
+
+def compute_run(
+    file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] = lambda: False
+) -> TraceRun:
+    """Trace and chunk a loaded file (parsing again only for another language or strategy)."""
+    started = time.perf_counter()
+    if needs_reparse(file.parse_options, options):
+        parsed = parse_source(file.source, file.parsed.path, options.language, strategy=options.strategy)
+        file = replace(file, parsed=parsed, structure=structure_of(parsed), parse_options=options)
+    steps: list[TraceStep] = []
+    for step in trace_parsed(file.parsed, options):
+        steps.append(step)
+        if len(steps) % 512 == 0 and is_cancelled():
+            raise TraceCancelled
+    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure))
+    done, count = [], 0
+    for step in steps:
+        if step.chunk is not None:
+            count += 1
+        done.append(count)
+    by_kind = {
+        kind: tuple(i for i, step in enumerate(steps) if step.action in actions)
+        for kind, (actions, _) in DECISION_KINDS.items()
+    }
+    return TraceRun(file, options, tuple(steps), chunks, tuple(done), time.perf_counter() - started, by_kind)
+
+
+def load_file(path: str, options: ChunkOptions, root: str | None = None) -> LoadedFile:
+    """Read and parse a file for teaching (a sample, or a file not open in the explorer)."""
+    from ..workers import parse_file, read_source
+
+    return parse_file(path, read_source(path), options, root)
+
+
+def node_for_step(root: Node | None, step: TraceStep) -> Node | None:
+    """The syntax node a step is about: the first node of its piece, or for a piece of
+    text (a part of a cut token) the smallest named node holding it."""
+    if root is None or step.piece is None:
+        return None
+    start, end = step.piece.start, step.piece.end
+    if not step.node_types:
+        return root.named_descendant_for_byte_range(start, max(start, end))
+    wanted = step.node_types[0]
+    node = root.descendant_for_byte_range(start, start)
+    found = None
+    # Up from the innermost node at the piece's start: the outermost one of the
+    # wanted type that starts there and lies inside the piece.
+    while node is not None and node.start_byte == start:
+        if node.type == wanted and node.end_byte <= max(end, start + 1):
+            found = node
+        node = node.parent
+    if found is None:
+        found = root.named_descendant_for_byte_range(start, max(start, end))
+    return found
+
+

@@ -1,0 +1,314 @@
+"""Teach mode: play a chunking run step by step on one file.
+
+The trace is computed once per (file, options) in a worker, eagerly, into a list;
+the screen then only moves an index through it, so stepping is instant at any
+file size. Changing a parameter (the explorer's keys and palette work here too)
+traces again from the first step.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from functools import partial
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
+
+from explorer.engine.options import ChunkOptions
+from explorer.engine.trace import TraceStep
+
+from ..state import Document, LoadedFile
+from ..widgets.ast.tree import AstTree
+from ..workers import describe_failure
+from .gauge import WindowGauge
+from .messages import TimelinePicked, TraceFailed, TraceReady
+from .model import DECISION_KINDS, DEFAULT_SPEED, KIND_ORDER, SPEEDS, TraceCancelled, TraceRun, compute_run, load_file, node_for_step
+from .narration import StepNarration
+from .source import TraceSourceView
+from .timeline import TraceTimeline
+
+
+class TeachScreen(Screen):
+    """The chunker explaining itself on one file."""
+
+    BINDINGS = [
+        Binding("right,l", "step(1)", "Step", id="teach.next", priority=True,
+                tooltip="Go to the next step"),
+        Binding("left,h", "step(-1)", "Back", id="teach.previous", priority=True,
+                tooltip="Go back one step"),
+        Binding("right_square_bracket", "jump(1)", "Next decision", key_display="]", id="teach.jump_next",
+                priority=True, tooltip="Go to the next decision of the chosen kind"),
+        Binding("left_square_bracket", "jump(-1)", "Prev decision", key_display="[", id="teach.jump_previous",
+                priority=True, tooltip="Go to the previous decision of the chosen kind"),
+        Binding("d", "cycle_kind", "Kind", id="teach.kind",
+                tooltip="Choose which kind of decision ] and [ jump to"),
+        Binding("space", "toggle_play", "Play/Pause", id="teach.play", priority=True,
+                tooltip="Play the steps at the chosen speed, or pause"),
+        Binding("f", "speed(1)", "Faster", id="teach.faster", tooltip="Play faster"),
+        Binding("s", "speed(-1)", "Slower", id="teach.slower", tooltip="Play slower"),
+        Binding("n", "jump_chunk(1)", "Next chunk", show=False, id="teach.next_chunk",
+                tooltip="Go to the step that completes the next chunk"),
+        Binding("p", "jump_chunk(-1)", "Prev chunk", show=False, id="teach.previous_chunk",
+                tooltip="Go to the step that completed the previous chunk"),
+        Binding("home", "go(0)", "First step", show=False, id="teach.first", priority=True),
+        Binding("end", "go(-1)", "Last step", show=False, id="teach.last", priority=True),
+        Binding("escape", "leave", "Explorer", id="teach.leave", tooltip="Back to the explorer"),
+    ]
+
+    DEFAULT_CSS = """
+    TeachScreen {
+        #teach-main { height: 1fr; }
+        #teach-ast { width: 36%; min-width: 30; max-width: 70; }
+        #teach-ast > .tree--cursor { background: $accent 45%; text-style: bold; }
+        #teach-source { width: 1fr; }
+        #teach-panel { height: auto; }
+        #teach-legend { height: 1; padding: 0 1; }
+        #teach-ast, #teach-source, #teach-panel {
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+            border-title-style: bold;
+            border-subtitle-color: $text-muted;
+        }
+        #teach-ast:focus, #teach-source:focus { border: round $accent; border-title-color: $text; }
+    }
+    """
+
+    def __init__(self, *, file: LoadedFile | None = None, path: str | None = None, sample: bool = False):
+        super().__init__()
+        if file is None and path is None:
+            raise ValueError("teach mode needs a loaded file or a path")
+        self.file = file
+        self.path = path if path is not None else file.path  # type: ignore[union-attr]
+        #: A sample's language comes from its name, whatever the explorer's override says.
+        self.sample = sample
+        self.run: TraceRun | None = None
+        self.index = 0
+        self.kind = "decision"
+        self.speed = DEFAULT_SPEED
+        self.generation = 0
+        self._timer: Timer | None = None
+
+    # -- layout ----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header(icon="▦")
+        with Horizontal(id="teach-main"):
+            yield AstTree(id="teach-ast")
+            yield TraceSourceView(id="teach-source")
+        with Vertical(id="teach-panel"):
+            yield StepNarration(id="teach-narration")
+            yield WindowGauge(id="teach-gauge")
+            yield TraceTimeline(id="teach-timeline")
+            yield Static(id="teach-legend")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Teach"
+        self.sub_title = os.path.basename(self.path)
+        self.query_one("#teach-ast").border_title = "Syntax tree"
+        self.query_one("#teach-source").border_title = os.path.basename(self.path)
+        self.query_one("#teach-panel").border_title = "Step"
+        self.query_one(StepNarration).show_step(None)
+        self.query_one(TraceSourceView).focus()
+        self.watch(self.app, "options", self._options_changed, init=False)
+        self._show_legend()
+        self._show_status()
+        self.trace()
+
+    def _show_legend(self) -> None:
+        styles = self.query_one(TraceSourceView).styles_for_teaching
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for label, style in (("node considered", styles.piece), ("too big on its own", styles.oversized),
+                             ("window being built", styles.window)):
+            text.append(f" {label} ", style)
+            text.append("  ")
+        text.append("chunks done: their own colours", Style(dim=True))
+        self.query_one("#teach-legend", Static).update(text)
+
+    def _show_status(self) -> None:
+        playing = "▶ playing" if self.playing else "❚❚ paused"
+        speed = SPEEDS[self.speed]
+        self.query_one("#teach-panel").border_subtitle = (
+            f"{playing} at {speed:g} steps/s (f/s) · ]/[ jump to: {DECISION_KINDS[self.kind][1]} (d)"
+        )
+
+    # -- tracing ----------------------------------------------------------------------------
+    @property
+    def options(self) -> ChunkOptions:
+        options: ChunkOptions = self.app.options  # type: ignore[attr-defined]
+        return replace(options, language=None) if self.sample else options
+
+    def trace(self) -> None:
+        """(Re)compute the trace for the current options, in a worker."""
+        self.generation += 1
+        self.pause()
+        root = getattr(self.app, "root", None)
+        self.run_worker(
+            partial(self._trace_worker, self.file, self.path, self.options, root, self.generation),
+            name="trace", group="trace", exclusive=True, thread=True, exit_on_error=False,
+            description=f"trace chunking {os.path.basename(self.path)}",
+        )
+
+    def _trace_worker(self, file: LoadedFile | None, path: str, options: ChunkOptions, root: str | None,
+                      generation: int) -> None:
+        worker = get_current_worker()
+        try:
+            if file is None:
+                file = load_file(path, options, root)
+            run = compute_run(file, options, lambda: worker.is_cancelled)
+        except TraceCancelled:
+            return
+        except Exception as error:  # shown to the user; teach mode stays open
+            if not worker.is_cancelled:
+                self.post_message(TraceFailed(describe_failure(error), generation))
+            return
+        if not worker.is_cancelled:
+            self.post_message(TraceReady(run, generation))
+
+    def load(self, path: str, *, sample: bool = False) -> None:
+        """Teach another file (a sample picked in the palette)."""
+        self.file, self.path, self.sample = None, path, sample
+        self.run = None
+        name = os.path.basename(path)
+        self.sub_title = name
+        self.query_one("#teach-source").border_title = name
+        self.trace()
+
+    def _options_changed(self, options: ChunkOptions) -> None:
+        self.trace()
+
+    @on(TraceReady)
+    def _trace_ready(self, message: TraceReady) -> None:
+        if message.generation != self.generation:
+            return
+        run = self.run = message.run
+        self.file = run.file  # keep the parse: a later parameter change re-chunks it
+        source = self.query_one(TraceSourceView)
+        source.show_document(Document(run.file, run.chunking_at(0), message.generation))
+        options = run.options
+        self.query_one(AstTree).show_file(run.file.parsed, options.max_size, options.size_unit)
+        parsed = run.file.parsed
+        mode = f"line-based ({parsed.fallback})" if parsed.fallback else "AST"
+        source.border_subtitle = (
+            f"{parsed.language or 'plain text'} · {mode} · max {options.max_size:,} {options.size_unit} · "
+            f"{len(run.steps):,} steps · {len(run.chunks):,} chunks"
+        )
+        self.go(0)
+
+    @on(TraceFailed)
+    def _trace_failed(self, message: TraceFailed) -> None:
+        if message.generation != self.generation:
+            return
+        self.query_one(TraceSourceView).show_message(message.reason)
+        self.notify(message.reason, title="Cannot trace this file", severity="error")
+
+    # -- moving through the steps ---------------------------------------------------------
+    @property
+    def step(self) -> TraceStep | None:
+        return self.run.steps[self.index] if self.run is not None and self.run.steps else None
+
+    def go(self, index: int) -> None:
+        """Show step ``index`` everywhere (negative counts from the end)."""
+        run = self.run
+        if run is None or not run.steps:
+            return
+        if index < 0:
+            index += len(run.steps)
+        index = max(0, min(index, len(run.steps) - 1))
+        self.index = index
+        step = run.steps[index]
+        source = self.query_one(TraceSourceView)
+        chunking = run.chunking_at(index)
+        if source.document is not None and source.document.chunking is not chunking:
+            source.show_chunking(chunking)
+        source.show_step(step)
+        self.query_one(AstTree).reveal_node(node_for_step(run.file.parsed.root, step))
+        self.query_one(StepNarration).show_step(step, len(run.steps), run.done[index])
+        before = (run.steps[index - 1].window_size or 0) if index > 0 else 0
+        self.query_one(WindowGauge).show_step(step, before, run.options.size_unit)
+        self.query_one(TraceTimeline).show(run, index)
+
+    def action_step(self, delta: int) -> None:
+        self.pause()
+        self.go(self.index + delta)
+
+    def action_go(self, index: int) -> None:
+        self.pause()
+        self.go(index)
+
+    def action_jump(self, direction: int) -> None:
+        self._jump(self.kind, direction)
+
+    def action_jump_chunk(self, direction: int) -> None:
+        self._jump("close", direction)
+
+    def _jump(self, kind: str, direction: int) -> None:
+        if self.run is None:
+            return
+        self.pause()
+        target = self.run.jump(self.index, kind, direction)
+        if target is None:
+            where = "after" if direction > 0 else "before"
+            self.notify(f"No step {where} this one where {DECISION_KINDS[kind][1]}", timeout=2)
+            return
+        self.go(target)
+
+    def action_cycle_kind(self) -> None:
+        self.kind = KIND_ORDER[(KIND_ORDER.index(self.kind) + 1) % len(KIND_ORDER)]
+        self._show_status()
+        self.notify(f"] and [ now jump to where {DECISION_KINDS[self.kind][1]}", timeout=2)
+
+    @on(TimelinePicked)
+    def _timeline_picked(self, message: TimelinePicked) -> None:
+        self.pause()
+        self.go(message.index)
+
+    # -- playing ------------------------------------------------------------------------------
+    @property
+    def playing(self) -> bool:
+        return self._timer is not None
+
+    def action_toggle_play(self) -> None:
+        if self.playing:
+            self.pause()
+        else:
+            self.play()
+
+    def play(self) -> None:
+        if self.run is None or self.playing:
+            return
+        if self.index >= len(self.run.steps) - 1:
+            self.go(0)  # from the start again
+        self._timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
+        self._show_status()
+
+    def pause(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+            self._show_status()
+
+    def _tick(self) -> None:
+        if self.run is None or self.index >= len(self.run.steps) - 1:
+            self.pause()
+            return
+        self.go(self.index + 1)
+
+    def action_speed(self, direction: int) -> None:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + direction))
+        if self.playing:  # restart the timer at the new pace
+            self.pause()
+            self.play()
+        self._show_status()
+
+    def action_leave(self) -> None:
+        self.pause()
+        self.dismiss()

@@ -1,0 +1,113 @@
+"""Opening the teaching and tuning tools (teach mode, compare view, sweep panel) from the
+explorer, and their palette commands ("teach: ...", "compare: ...", "sweep: ...").
+
+Each tool is a screen pushed over the explorer; escape brings the explorer back.
+Opening a tool from another tool replaces it, so the stack stays one deep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+from explorer.samples import list_samples
+
+if TYPE_CHECKING:
+    from .app import ChunkExplorerApp
+
+#: The sample teach mode opens when no file is open.
+DEFAULT_SAMPLE = "python"
+
+
+def _tool_screens() -> tuple[type[Screen], ...]:
+    from .compare.screen import CompareScreen
+    from .sweep.screen import SweepScreen
+    from .teach.screen import TeachScreen
+
+    return TeachScreen, CompareScreen, SweepScreen
+
+
+def _show(app: ChunkExplorerApp, screen: Screen) -> None:
+    if isinstance(app.screen, _tool_screens()):
+        app.switch_screen(screen)
+    else:
+        app.push_screen(screen)
+
+
+def open_teach(app: ChunkExplorerApp, sample: str | None = None) -> None:
+    """Teach mode on a sample (by language or file name), else on the open file,
+    else on the default sample."""
+    from .teach.screen import TeachScreen
+
+    document = app.document
+    if sample is None and document is not None:
+        _show(app, TeachScreen(file=document.file))
+        return
+    found = {s.language: s for s in list_samples()} | {s.name: s for s in list_samples()}
+    chosen = found.get(sample or DEFAULT_SAMPLE)
+    if chosen is None:
+        app.notify(f"No sample named {sample}", severity="error")
+        return
+    if isinstance(app.screen, TeachScreen):
+        app.screen.load(str(chosen.path), sample=True)
+    else:
+        _show(app, TeachScreen(path=str(chosen.path), sample=True))
+
+
+def open_compare(app: ChunkExplorerApp) -> None:
+    from .compare.screen import CompareScreen
+
+    if app.document is None:
+        app.notify("Open a file first: the compare view chunks it two ways", severity="warning")
+        return
+    _show(app, CompareScreen(app.document.file))
+
+
+def open_sweep(app: ChunkExplorerApp) -> None:
+    from .sweep.screen import SweepScreen
+
+    if isinstance(app.screen, SweepScreen):
+        return
+    _show(app, SweepScreen(app.root))
+
+
+Command = tuple[str, Callable[[], object], str]
+
+
+def tool_commands(app: ChunkExplorerApp) -> list[Command]:
+    commands: list[Command] = []
+    if app.document is not None:
+        commands += [
+            ("teach: step through the open file", partial(open_teach, app), "Play the chunker's decisions one by one"),
+            ("compare: open file chunked two ways", partial(open_compare, app),
+             "Side by side: these parameters against the line baseline or a second set"),
+        ]
+    commands += [
+        (f"teach: open sample {s.name}", partial(open_teach, app, s.name), s.description)
+        for s in list_samples()
+    ]
+    commands.append(("sweep: measure settings over the directory", partial(open_sweep, app),
+                     "Chunk every file under several max sizes; compare; save the chosen one"))
+    return commands
+
+
+class ToolCommands(Provider):
+    """Palette commands of teach mode, the compare view and the sweep panel."""
+
+    def _commands(self) -> list[Command]:
+        return tool_commands(self.app)  # type: ignore[arg-type]
+
+    async def discover(self) -> Hits:
+        for name, callback, help_text in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, callback, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

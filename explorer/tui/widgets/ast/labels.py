@@ -1,0 +1,55 @@
+"""Labels for syntax nodes, in the tree-sitter playground's form plus what chunking needs.
+
+``field: type [row, col] - [row, col]  bytes a-b  nws n/limit``: rows and columns
+are 0-based as in the playground; columns count characters, not bytes.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from tree_sitter import Node
+
+from explorer.engine.text import SourceText, display_line
+
+FIELD = Style(color="#9cdcfe")
+NAMED = Style(bold=True)
+ANONYMOUS = Style(dim=True)
+ERROR = Style(color="#ff5f5f", bold=True)
+POSITION = Style(dim=True)
+SIZE = Style(color="#8a8a8a")
+OVER = Style(color="#ff875f", bold=True)
+
+
+def point(source: SourceText, byte: int) -> tuple[int, int]:
+    """0-based (row, character column) of a byte offset."""
+    row = max(0, source.line_of(byte))
+    return row, source.char_offset(byte) - source.char_offset(source.line_starts[row])
+
+
+def node_label(node: Node, field: str | None, source: SourceText, limit: int, unit: str) -> Text:
+    """A label as a ``Text`` (node types such as ``[`` must never be read as markup)."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if field:
+        text.append(f"{field}: ", FIELD)
+    if node.is_error:
+        text.append("ERROR", ERROR)
+    elif node.is_missing:
+        text.append(f"MISSING {_safe(node.type)}", ERROR)
+    elif node.is_named:
+        text.append(_safe(node.type), NAMED)
+    else:
+        text.append(f'"{_safe(node.type)}"', ANONYMOUS)
+    start, end = node.start_byte, node.end_byte
+    (r1, c1), (r2, c2) = point(source, start), point(source, end)
+    text.append(f" [{r1}, {c1}] - [{r2}, {c2}]", POSITION)
+    size = source.measure(unit, start, end)
+    text.append(f"  {start}-{end}", SIZE)
+    text.append(f"  {size}/{limit} {unit}", OVER if size > limit else SIZE)
+    if node.has_error and not (node.is_error or node.is_missing):
+        text.append("  !", ERROR)
+    return text
+
+
+def _safe(value: str) -> str:
+    return display_line(value)[0]

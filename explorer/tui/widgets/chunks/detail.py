@@ -1,0 +1,66 @@
+"""The selected chunk in full: where it is, its size and cuts, and its contextualized text."""
+
+from __future__ import annotations
+
+from rich.style import Style
+
+from explorer.engine.model import Chunk
+
+from ..text_pane import Line, TextPane
+
+HEADER = Style(bold=True)
+MUTED = Style(dim=True)
+WARN = Style(color="#ff875f", bold=True)
+RULE = Style(dim=True)
+
+_CUT_WORDS = {None: "clean", "line": "inside a token, at a line end", "char": "inside a long line"}
+
+
+def describe_chunk(chunk: Chunk, max_size: int) -> list[Line]:
+    """Header lines for a chunk, then its contextualized text."""
+    lines: list[Line] = []
+    total = chunk.total_chunks if chunk.total_chunks >= 0 else "?"
+    lines.append(
+        (
+            f"Chunk {chunk.index + 1} of {total}  ·  lines {chunk.line_range.start + 1}-{chunk.line_range.end + 1}"
+            f"  ·  bytes {chunk.byte_range.start}-{chunk.byte_range.end}",
+            HEADER,
+        )
+    )
+    over = chunk.size > max_size
+    lines.append(
+        (
+            f"size {chunk.size}/{max_size} {chunk.size_unit}{'  OVER THE LIMIT' if over else ''}"
+            + ("" if chunk.size_unit == "nws" else f"  ·  {chunk.nws} nws")
+            + f"  ·  {chunk.char_range.end - chunk.char_range.start} chars",
+            WARN if over else MUTED,
+        )
+    )
+    if chunk.forced_split:
+        lines.append(
+            (f"cut at start: {_CUT_WORDS.get(chunk.split_start)}  ·  at end: {_CUT_WORDS.get(chunk.split_end)}", WARN)
+        )
+    scope = [e.get("name") for e in (chunk.context or {}).get("scope") or () if isinstance(e, dict)]
+    if scope:
+        lines.append(("scope: " + " < ".join(str(s) for s in scope), MUTED))
+    if chunk.fallback_reason:
+        lines.append((f"line-based: {chunk.fallback_reason}", MUTED))
+    if chunk.overlap_text:
+        count = len(chunk.overlap_text.splitlines())
+        lines.append((f"overlap: {count} line{'s' if count != 1 else ''} repeated from the chunk before", MUTED))
+    lines.append(("── contextualized text " + "─" * 40, RULE))
+    lines.extend((line, None) for line in chunk.contextualized_text.splitlines())
+    return lines
+
+
+class ChunkDetail(TextPane):
+    """Detail of one chunk."""
+
+    shown: Chunk | None = None
+
+    def show_chunk(self, chunk: Chunk | None, max_size: int) -> None:
+        self.shown = chunk
+        if chunk is None:
+            self.set_lines([("Select a chunk (n / p, or the list above).", MUTED)])
+        else:
+            self.set_lines(describe_chunk(chunk, max_size))

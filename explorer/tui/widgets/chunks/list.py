@@ -1,0 +1,237 @@
+"""The chunk list: one row per chunk with its lines, a size bar against the limit, entities and flags.
+
+A Line-API widget, so a file cut into 20,000 tiny chunks scrolls as fast as one cut into ten.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from explorer.engine.metrics import TINY_NWS
+from explorer.engine.model import Chunk
+from explorer.engine.text import display_line
+
+from ...messages import ChunkSelected
+from ...state import Chunking
+from ..strips import text_strip
+
+BAR_CELLS = 10
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def size_bar(size: int, limit: int, cells: int = BAR_CELLS) -> str:
+    """A bar of ``cells`` cells filled in eighths to size/limit (capped at full)."""
+    eighths = min(cells * 8, round(size * cells * 8 / max(1, limit)))
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (_EIGHTHS[part] if part else "")).ljust(cells)
+
+
+def chunk_flags(chunk: Chunk, limit: int) -> list[tuple[str, str]]:
+    """Short flags for a chunk, each with the component class that colours it."""
+    flags = []
+    if chunk.size > limit:
+        flags.append(("over", "chunk-list--over"))
+    if chunk.nws < TINY_NWS:
+        flags.append(("tiny", "chunk-list--tiny"))
+    if chunk.forced_split:
+        flags.append(("✂cut", "chunk-list--cut"))
+    if chunk.overlap_text:
+        flags.append(("ovl", "chunk-list--flag"))
+    if chunk.fallback_reason:
+        flags.append(("lines", "chunk-list--flag"))
+    return flags
+
+
+def chunk_entities(chunk: Chunk) -> str:
+    """Names of the entities a chunk defines (from its context), else its innermost scope."""
+    context = chunk.context or {}
+    names = [str(e.get("name")) for e in context.get("entities") or () if isinstance(e, dict) and e.get("name")]
+    if names:
+        return ", ".join(names)
+    scope = [str(e.get("name")) for e in context.get("scope") or () if isinstance(e, dict) and e.get("name")]
+    return f"in {scope[0]}" if scope else ""
+
+
+class ChunkList(ScrollView, can_focus=True):
+    """Chunks of the open file; the highlighted row is the selected chunk."""
+
+    BINDINGS = [
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False),
+        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False),
+        Binding("home,g", "first", "First chunk", show=False),
+        Binding("end,G", "last", "Last chunk", show=False),
+        Binding("enter", "choose", "Show chunk", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "chunk-list--header",
+        "chunk-list--cursor",
+        "chunk-list--number",
+        "chunk-list--lines",
+        "chunk-list--bar",
+        "chunk-list--bar-over",
+        "chunk-list--size",
+        "chunk-list--entities",
+        "chunk-list--flag",
+        "chunk-list--over",
+        "chunk-list--tiny",
+        "chunk-list--cut",
+        "chunk-list--empty",
+    }
+
+    DEFAULT_CSS = """
+    ChunkList {
+        & > .chunk-list--header { color: $text-muted; text-style: bold; }
+        & > .chunk-list--cursor { background: $boost; text-style: bold; }
+        & > .chunk-list--number { color: $text-muted; }
+        & > .chunk-list--lines { color: $text-muted; }
+        & > .chunk-list--bar { color: $success; }
+        & > .chunk-list--bar-over { color: $error; }
+        & > .chunk-list--size { color: $text; }
+        & > .chunk-list--entities { color: $text-accent; }
+        & > .chunk-list--flag { color: $text-muted; }
+        & > .chunk-list--over { color: $text-error; text-style: bold; }
+        & > .chunk-list--tiny { color: $text-warning; }
+        & > .chunk-list--cut { color: $text-error; }
+        & > .chunk-list--empty { color: $text-muted; text-style: italic; }
+        &:focus > .chunk-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None):
+        super().__init__(id=id)
+        self.chunking: Chunking | None = None
+        self.cursor: int | None = None
+        self._rows: LRUCache[tuple[int, bool, int], Strip] = LRUCache(512)
+
+    # -- state in ------------------------------------------------------------------------
+    def show_chunking(self, chunking: Chunking | None) -> None:
+        self.chunking = chunking
+        count = len(chunking.chunks) if chunking else 0
+        if self.cursor is not None and self.cursor >= count:
+            self.cursor = None
+        self._rows.clear()
+        self.virtual_size = Size(self.size.width, count + 1)
+        self.refresh()
+
+    def select(self, index: int | None, *, announce: bool = False) -> None:
+        """Move the highlighted row (announcing it only when the user moved it)."""
+        if self.chunking is None:
+            return
+        if index is not None:
+            index = max(0, min(index, len(self.chunking.chunks) - 1))
+        self.cursor = index
+        self.refresh()
+        if index is not None:
+            self._scroll_index_visible(index)
+            if announce:
+                self.post_message(ChunkSelected(index))
+
+    def _scroll_index_visible(self, index: int) -> None:
+        # Row 0 is the header, so chunks scroll_y .. scroll_y + height - 2 are visible.
+        height = self.scrollable_content_region.height
+        top = int(self.scroll_y)
+        if index < top:
+            self.scroll_to(y=index, animate=False, immediate=True)
+        elif index > top + height - 2:
+            self.scroll_to(y=index - height + 2, animate=False, immediate=True)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._rows.clear()
+
+    # -- rendering ------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            return self._header(width)
+        row = int(self.scroll_y) + y
+        if self.chunking is None or not self.chunking.chunks:
+            if y == 1:
+                style = self.get_component_rich_style("chunk-list--empty")
+                return Strip([Segment(" no chunks", style)]).crop_extend(0, width, base)
+            return Strip.blank(width, base)
+        index = row - 1
+        if index >= len(self.chunking.chunks):
+            return Strip.blank(width, base)
+        key = (index, index == self.cursor, width)
+        strip = self._rows.get(key)
+        if strip is None:
+            strip = self._rows[key] = self._row(index, width)
+        return strip
+
+    def _header(self, width: int) -> Strip:
+        base = self.rich_style
+        style = self.get_component_rich_style("chunk-list--header")
+        unit = self.chunking.options.size_unit if self.chunking else ""
+        text = f"{'#':>5} {'lines':<13}{'size':<{BAR_CELLS + 1}}{unit:>6}  defines"
+        return Strip([Segment(text, style)]).crop_extend(0, width, base)
+
+    def _row(self, index: int, width: int) -> Strip:
+        assert self.chunking is not None
+        chunk = self.chunking.chunks[index]
+        limit = self.chunking.options.max_size
+        style = self.get_component_rich_style
+        selected = index == self.cursor
+        # The full (not partial) cursor style: its background is blended with the pane's.
+        base = style("chunk-list--cursor") if selected else self.rich_style
+        text = Text(style=base, end="", no_wrap=True, overflow="ellipsis")
+        text.append(f"{index + 1:>5} ", style("chunk-list--number", partial=True))
+        lines = f"{chunk.line_range.start + 1}-{chunk.line_range.end + 1}"
+        text.append(f"{lines:<13}", style("chunk-list--lines", partial=True))
+        bar_style = "chunk-list--bar-over" if chunk.size > limit else "chunk-list--bar"
+        text.append(size_bar(chunk.size, limit), style(bar_style, partial=True))
+        text.append(f" {chunk.size:>6}  ", style("chunk-list--size", partial=True))
+        for flag, component in chunk_flags(chunk, limit):
+            text.append(flag, style(component, partial=True))
+            text.append(" ")
+        text.append(display_line(chunk_entities(chunk))[0], style("chunk-list--entities", partial=True))
+        text.truncate(width, overflow="ellipsis", pad=True)
+        return text_strip(text, self.app.console, base)
+
+    # -- input -----------------------------------------------------------------------------
+    def action_move(self, delta: int) -> None:
+        if self.chunking is None or not self.chunking.chunks:
+            return
+        self.select((self.cursor if self.cursor is not None else -1 if delta > 0 else 0) + delta, announce=True)
+
+    def action_page(self, direction: int) -> None:
+        self.action_move(direction * max(1, self.scrollable_content_region.height - 2))
+
+    def action_first(self) -> None:
+        self.select(0, announce=True)
+
+    def action_last(self) -> None:
+        if self.chunking is not None:
+            self.select(len(self.chunking.chunks) - 1, announce=True)
+
+    def action_choose(self) -> None:
+        if self.cursor is not None:
+            self.post_message(ChunkSelected(self.cursor))
+
+    def on_focus(self) -> None:
+        self._rows.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._rows.clear()
+        self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or self.chunking is None or offset.y == 0:
+            return
+        index = int(self.scroll_y) + offset.y - 1
+        if 0 <= index < len(self.chunking.chunks):
+            self.select(index, announce=True)

@@ -1,0 +1,1 @@
+"""Widgets of the explorer, one per module, grouped by area."""

@@ -1,0 +1,99 @@
+"""The file tree: the explored directory, filtered by the same rules as the headless walk."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import DirectoryTree
+from textual.widgets.tree import TreeNode
+
+from explorer.engine.languages import detect_language
+from explorer.workspace.walk import WalkOptions, WalkRules
+
+from ...messages import FileChosen
+
+
+class FileTree(DirectoryTree):
+    """Directory tree hiding what the walker skips (.gitignore, caches, virtualenvs);
+    files show the language they are chunked as."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "scroll_home", "First", show=False),
+        Binding("G", "scroll_end", "Last", show=False),
+    ]
+
+    COMPONENT_CLASSES = {"file-tree--language"}
+
+    DEFAULT_CSS = """
+    FileTree > .file-tree--language { color: $text-muted; text-style: italic; }
+    """
+
+    def __init__(self, path: str | Path, walk: WalkOptions | None = None, *, id: str | None = None):
+        super().__init__(path, id=id)
+        self.rules = WalkRules(path, walk)
+        self._languages: dict[str, str | None] = {}
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        # Runs in the tree's loader thread: only pure checks here.
+        shown = []
+        for path in paths:
+            text = os.fspath(path)
+            is_dir = self._safe_is_dir(path)
+            if self.rules.entry_skip_reason(text, self.rules.rel(text), is_dir) is None:
+                shown.append(path)
+        return shown
+
+    def language_of(self, path: Path) -> str | None:
+        key = os.fspath(path)
+        if key not in self._languages:
+            self._languages[key] = detect_language(key)
+        return self._languages[key]
+
+    def render_label(self, node: TreeNode, base_style: Style, style: Style) -> Text:
+        label = super().render_label(node, base_style, style)
+        if node.data is not None and not node.allow_expand:
+            language = self.language_of(node.data.path)
+            if language:
+                label.append(f" {language}", self.get_component_rich_style("file-tree--language", partial=True))
+        return label
+
+    def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
+        event.stop()
+        self.post_message(FileChosen(os.fspath(event.path)))
+
+    def find_node(self, path: str) -> TreeNode | None:
+        """The loaded tree node for a path, if its folder has been loaded."""
+        target = os.path.realpath(path)
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            data = node.data
+            if data is not None:
+                here = os.path.realpath(data.path)
+                if here == target:
+                    return node
+                if not target.startswith(here.rstrip(os.sep) + os.sep):
+                    continue  # not on the way to the target
+            stack.extend(node.children)
+        return None
+
+    def reveal_path(self, path: str, attempts: int = 30) -> None:
+        """Move the cursor to a file; folders load in a worker, so retry for a moment."""
+        node = self.find_node(path)
+        if node is not None:
+            self.move_cursor(node)
+        elif attempts > 0:
+            self.set_timer(0.1, lambda: self.reveal_path(path, attempts - 1))
+
+    def reload_folders(self, folders: set[str]) -> None:
+        for folder in folders:
+            node = self.find_node(folder)
+            if node is not None and (node is self.root or node.is_expanded):
+                self.reload_node(node)

@@ -1,0 +1,137 @@
+"""The parameter form: max size, unit, overlap, language, context mode, strategy.
+
+State flows down (``show_options``); edits flow up as ``OptionsChanged``. Typing
+in a number field is debounced so "2000" is one change, not four; Enter applies at once.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Grid
+from textual.timer import Timer
+from textual.validation import Integer
+from textual.widgets import Input, Label, Select
+
+from explorer.engine.languages import GRAMMARS
+from explorer.engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
+
+from ...messages import OptionsChanged
+
+AUTO = "auto"
+#: Seconds of typing pause before a typed number is applied.
+TYPING_DELAY = 0.4
+
+
+class ParamsPanel(Grid):
+    """Chunking parameters of the open file."""
+
+    DEFAULT_CSS = """
+    ParamsPanel {
+        grid-size: 4;
+        grid-columns: 10 1fr 10 1fr;
+        grid-rows: 1;
+        grid-gutter: 0 1;
+        height: auto;
+        padding: 0 1;
+        & Label { color: $text-muted; width: 100%; text-align: right; }
+        & Input { width: 100%; }
+        & Select { width: 100%; }
+    }
+    """
+
+    def __init__(self, options: ChunkOptions, *, id: str | None = None):
+        super().__init__(id=id)
+        self.options = options
+        self._typing: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        options = self.options
+        yield Label("max size")
+        yield Input(str(options.max_size), type="integer", compact=True, id="max-size",
+                    validators=[Integer(minimum=1)], select_on_focus=True)
+        yield Label("unit")
+        yield Select([(u, u) for u in SIZE_UNITS], value=options.size_unit, allow_blank=False, compact=True, id="size-unit")
+        yield Label("overlap")
+        yield Input(str(options.overlap_lines), type="integer", compact=True, id="overlap",
+                    validators=[Integer(minimum=0)], select_on_focus=True)
+        yield Label("context")
+        yield Select([(c, c) for c in CONTEXT_MODES], value=options.context_mode, allow_blank=False, compact=True,
+                     id="context-mode")
+        yield Label("language")
+        languages = [(AUTO, AUTO), ("text (by lines)", "text")] + [(g, g) for g in GRAMMARS]
+        yield Select(languages, value=options.language or AUTO, allow_blank=False,
+                     compact=True, id="language")
+        yield Label("strategy")
+        yield Select([(s, s) for s in STRATEGIES], value=options.strategy, allow_blank=False, compact=True,
+                     id="strategy")
+
+    def show_options(self, options: ChunkOptions) -> None:
+        """Reflect options set elsewhere (keys, palette, settings) without echoing them back."""
+        self.options = options
+        if not self.is_mounted:
+            return
+        with self.prevent(Input.Changed, Select.Changed):
+            for selector, value in (("#max-size", str(options.max_size)), ("#overlap", str(options.overlap_lines))):
+                field = self.query_one(selector, Input)
+                if field.value != value:
+                    field.value = value
+            for selector, value in (
+                ("#size-unit", options.size_unit),
+                ("#context-mode", options.context_mode),
+                ("#language", options.language or AUTO),
+                ("#strategy", options.strategy),
+            ):
+                select = self.query_one(selector, Select)
+                if select.value != value:
+                    select.value = value
+
+    def _apply(self, **changes: object) -> None:
+        try:
+            options = ChunkOptions.build(self.options, **changes)
+        except ValueError as error:
+            self.notify(str(error), severity="error", title="Invalid parameter")
+            return
+        if options != self.options:
+            self.options = options
+            self.post_message(OptionsChanged(options))
+
+    def _numbers(self) -> dict[str, object] | None:
+        values = {}
+        for selector, name in (("#max-size", "max_size"), ("#overlap", "overlap_lines")):
+            field = self.query_one(selector, Input)
+            if not field.value or not field.is_valid:
+                return None
+            values[name] = int(field.value)
+        return values
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(TYPING_DELAY, self._apply_numbers)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._typing is not None:
+            self._typing.stop()
+        self._apply_numbers()
+
+    def _apply_numbers(self) -> None:
+        self._typing = None
+        values = self._numbers()
+        if values is not None:
+            self._apply(**values)
+
+    @on(Select.Changed)
+    def _picked(self, event: Select.Changed) -> None:
+        event.stop()
+        names = {"size-unit": "size_unit", "context-mode": "context_mode", "language": "language", "strategy": "strategy"}
+        name = names.get(event.select.id or "")
+        if name is None or event.value is Select.BLANK:
+            return
+        value = None if name == "language" and event.value == AUTO else event.value
+        if getattr(self.options, name) != value:
+            self._apply(**{name: value})

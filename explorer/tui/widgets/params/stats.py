@@ -1,0 +1,80 @@
+"""Stats of the current chunking: count, size spread, a histogram against the limit, over and tiny counts."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import Static
+
+from ...state import ChunkStats, Document
+
+_LEVELS = " ▁▂▃▄▅▆▇█"
+BIN_CELLS = 2
+
+LABEL = Style(dim=True)
+VALUE = Style(bold=True)
+BAD = Style(color="#ff5f5f", bold=True)
+GOOD = Style(color="#87d787")
+BARS = Style(color="#70d6ff")
+EMPTY = Style(color="#4a4a4a")
+
+
+def histogram(stats: ChunkStats) -> Text:
+    """One line of bars: one per size bin from 0 to max_size, then the oversized chunks in red."""
+    peak = max(stats.histogram, default=0) or 1
+
+    def bar(count: int, style: Style) -> tuple[str, Style]:
+        if count == 0:
+            return "▁" * BIN_CELLS, EMPTY
+        return _LEVELS[max(1, round(count * 8 / peak))] * BIN_CELLS, style
+
+    text = Text(no_wrap=True)
+    text.append("sizes 0 ", LABEL)
+    for count in stats.histogram[:-1]:
+        text.append(*bar(count, BARS))
+    text.append(f" {stats.max_size} ", LABEL)
+    text.append(*bar(stats.histogram[-1], BAD))
+    text.append(" over", LABEL)
+    return text
+
+
+def stats_text(document: Document | None, *, show_timings: bool) -> Text:
+    if document is None:
+        return Text("no file open", style=LABEL)
+    stats = document.chunking.stats
+    file = document.file
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{stats.count}", VALUE)
+    text.append(" chunks", LABEL)
+    text.append(f"  ·  {stats.unit} ", LABEL)
+    for name, value in (("min", stats.smallest), ("median", stats.median), ("max", stats.largest)):
+        text.append(f"{name} ", LABEL)
+        text.append(f"{value:g}" if isinstance(value, float) else f"{value}", VALUE)
+        text.append("  ")
+    text.append("\n")
+    text.append("over ", LABEL)
+    text.append(f"{stats.over}", BAD if stats.over else GOOD)
+    text.append("  tiny ", LABEL)
+    text.append(f"{stats.tiny}", BAD if stats.tiny else GOOD)
+    if file.parsed.parse_error:
+        text.append("  ·  syntax errors", BAD)
+    if show_timings:
+        text.append(f"  ·  parse {file.parse_ms:.0f} ms  chunk {document.chunking.chunk_ms:.0f} ms", LABEL)
+    text.append("\n")
+    text.append_text(histogram(stats))
+    return text
+
+
+class StatsPanel(Static):
+    """Three lines of stats for the open file."""
+
+    DEFAULT_CSS = """
+    StatsPanel { height: 3; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    def __init__(self, *, show_timings: bool = True, id: str | None = None):
+        super().__init__(id=id)
+        self.show_timings = show_timings
+
+    def show_document(self, document: Document | None) -> None:
+        self.update(stats_text(document, show_timings=self.show_timings))

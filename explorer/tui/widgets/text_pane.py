@@ -1,0 +1,74 @@
+"""A read-only pane of text lines (chunk text, docstrings), rendered line by line.
+
+Lines are file content: they go through ``display_line`` and into ``Text``
+objects, never through markup, and only the visible ones are rendered.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from explorer.engine.text import display_line
+
+from .strips import text_strip
+
+TAB_SIZE = 4
+MAX_LINE_CHARS = 1000
+
+Line = tuple[str, Style | None]
+
+
+class TextPane(ScrollView, can_focus=True):
+    """Scrollable plain text; each line may carry a style."""
+
+    BINDINGS = [
+        Binding("up,k", "scroll_up", "Up", show=False),
+        Binding("down,j", "scroll_down", "Down", show=False),
+        Binding("left,h", "scroll_left", "Left", show=False),
+        Binding("right,l", "scroll_right", "Right", show=False),
+        Binding("home,g", "scroll_home", "Top", show=False),
+        Binding("end,G", "scroll_end", "Bottom", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown,space", "page_down", "Page down", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None):
+        super().__init__(id=id, classes=classes)
+        self.lines: list[Line] = []
+        self._strips: LRUCache[int, Strip] = LRUCache(256)
+
+    def set_lines(self, lines: list[Line]) -> None:
+        self.lines = lines
+        self._strips.clear()
+        width = max((min(len(text), MAX_LINE_CHARS) for text, _ in lines), default=0)
+        self.virtual_size = Size(width + 2, len(lines))
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
+    def set_text(self, text: str, style: Style | None = None) -> None:
+        self.set_lines([(line, style) for line in text.splitlines()])
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.size.width
+        base = self.rich_style
+        if index >= len(self.lines):
+            return Strip.blank(width, base)
+        strip = self._strips.get(index)
+        if strip is None:
+            raw, style = self.lines[index]
+            shown, _ = display_line(raw[:MAX_LINE_CHARS], TAB_SIZE)
+            text = Text(shown, style=base + style if style else base, end="", no_wrap=True)
+            strip = self._strips[index] = text_strip(text, self.app.console, base)
+        return strip.crop_extend(scroll_x, scroll_x + width, base)

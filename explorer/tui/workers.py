@@ -1,0 +1,170 @@
+"""Parsing and chunking off the UI thread.
+
+Workers compute and post messages; the app's handlers apply the results. Each
+job has its own worker group (``open``, ``chunk``, ``export``), so an exclusive
+job only ever cancels its own kind. Thread workers cannot be interrupted, so
+results carry the generation they were computed for and stale ones are dropped
+by the handlers. Re-chunking is coalesced: while one run is in flight, further
+requests only replace the pending options, and the newest runs next.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.worker import get_current_worker
+
+from explorer.engine.api import chunk_parsed
+from explorer.engine.options import ChunkOptions
+from explorer.engine.parse import ParsedFile, parse_source
+from explorer.engine.structure import FileStructure, extract_structure
+from explorer.engine.text import BinaryContentError, SourceText
+
+from .messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
+from .state import ChunkLayout, Chunking, ChunkStats, Document, LoadedFile, display_path, longest_line
+from .widgets.source.highlight import lexer_for
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+#: Files larger than this are not opened (the walker's default limit is far below it).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def structure_of(parsed: ParsedFile) -> FileStructure | None:
+    """Entities and scope tree of a parsed file; None if extraction fails (the file
+    is still shown and chunked, only the scope pane stays empty)."""
+    try:
+        return extract_structure(parsed)
+    except Exception:
+        return None
+
+
+def read_source(path: str) -> SourceText:
+    """Read a file (never writing to it); raises OSError, BinaryContentError, ValueError."""
+    size = os.path.getsize(path)
+    if size > MAX_FILE_BYTES:
+        raise ValueError(f"{size / 2**20:.0f} MB is too large to explore (limit {MAX_FILE_BYTES // 2**20} MB)")
+    with open(path, "rb") as handle:
+        return SourceText(handle.read(), path)
+
+
+def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
+    """Parse and extract structure. Chunks name the file relative to ``root`` (as the CLI does)."""
+    started = time.perf_counter()
+    name = display_path(path, root) if root else path
+    parsed = parse_source(source, name, options.language, strategy=options.strategy)
+    structure = structure_of(parsed)
+    parse_ms = (time.perf_counter() - started) * 1000
+    lexer = lexer_for(path, parsed.language)
+    return LoadedFile(path, parsed, structure, options, parse_ms, longest_line(source), lexer)
+
+
+def chunk_file(file: LoadedFile, options: ChunkOptions) -> Chunking:
+    started = time.perf_counter()
+    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure))
+    chunk_ms = (time.perf_counter() - started) * 1000
+    return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms)
+
+
+def describe_failure(error: BaseException) -> str:
+    if isinstance(error, BinaryContentError):
+        return f"Not a text file: {error.reason}"
+    if isinstance(error, FileNotFoundError):
+        return "The file no longer exists"
+    if isinstance(error, IsADirectoryError):
+        return "This is a directory"
+    if isinstance(error, PermissionError):
+        return "No permission to read this file"
+    if isinstance(error, OSError):
+        return f"Cannot read the file: {error.strerror or error}"
+    return str(error) or type(error).__name__
+
+
+class DocumentService:
+    """Starts the workers that load and chunk the open file, for one app."""
+
+    def __init__(self, app: App, root: str | None = None):
+        self.app = app
+        self.root = root
+        #: Bumped for every load; results of older loads are stale.
+        self.generation = 0
+        self._run = 0
+        self._in_flight: int | None = None
+        self._pending: tuple[LoadedFile, ChunkOptions] | None = None
+
+    # -- loading ------------------------------------------------------------------------
+    def open(self, path: str, options: ChunkOptions, *, reloaded: bool = False) -> int:
+        """Read, parse and chunk a file in a worker; posts FileOpened or FileOpenFailed."""
+        return self._start_load(partial(self._load, path, None, options, reloaded))
+
+    def reparse(self, file: LoadedFile, options: ChunkOptions) -> int:
+        """Parse the already-read source again (a new language or strategy), keeping the view."""
+        return self._start_load(partial(self._load, file.path, file.source, options, True))
+
+    def _start_load(self, job: partial) -> int:
+        self.generation += 1
+        self._pending = None
+        self._in_flight = None
+        name = os.path.basename(job.args[0])
+        self.app.run_worker(
+            partial(job, self.generation), name=f"open {name}", group="open", exclusive=True,
+            thread=True, exit_on_error=False, description=f"parse and chunk {name}",
+        )
+        return self.generation
+
+    def _load(self, path: str, source: SourceText | None, options: ChunkOptions, reloaded: bool, generation: int) -> None:
+        worker = get_current_worker()
+        try:
+            if source is None:
+                source = read_source(path)
+            file = parse_file(path, source, options, self.root)
+            if worker.is_cancelled:
+                return
+            chunking = chunk_file(file, options)
+        except Exception as error:  # every failure is shown to the user, none is fatal
+            if not worker.is_cancelled:
+                self.app.post_message(FileOpenFailed(path, describe_failure(error), generation))
+            return
+        if not worker.is_cancelled:
+            self.app.post_message(FileOpened(Document(file, chunking, generation), reloaded))
+
+    # -- re-chunking --------------------------------------------------------------------
+    def rechunk(self, file: LoadedFile, options: ChunkOptions) -> None:
+        """Chunk the loaded file with new options; coalesces requests made while one runs."""
+        self._pending = (file, options)
+        if self._in_flight is None:
+            self._start_chunking()
+
+    def chunking_finished(self, run: int) -> None:
+        """Called by the handler of ChunksReady/ChunkingFailed: start the newest pending run."""
+        if run == self._in_flight:
+            self._in_flight = None
+            if self._pending is not None:
+                self._start_chunking()
+
+    @property
+    def busy(self) -> bool:
+        return self._in_flight is not None or self._pending is not None
+
+    def _start_chunking(self) -> None:
+        assert self._pending is not None
+        file, options = self._pending
+        self._pending = None
+        self._run += 1
+        self._in_flight = self._run
+        self.app.run_worker(
+            partial(self._chunk, file, options, self.generation, self._run), name="chunk", group="chunk",
+            thread=True, exit_on_error=False, description=f"chunk {os.path.basename(file.path)}",
+        )
+
+    def _chunk(self, file: LoadedFile, options: ChunkOptions, generation: int, run: int) -> None:
+        try:
+            chunking = chunk_file(file, options)
+        except Exception as error:
+            self.app.post_message(ChunkingFailed(describe_failure(error), generation, run))
+            return
+        self.app.post_message(ChunksReady(chunking, generation, run))

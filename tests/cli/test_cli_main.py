@@ -1,0 +1,98 @@
+"""The entry point: verbs, help, version, launching the explorer, and real subprocess runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+
+import pytest
+
+import explorer
+from explorer.cli import tui_cmd
+from explorer.engine.options import ChunkOptions
+from explorer.workspace.settings import SETTINGS_FILE
+from explorer.workspace.walk import WalkOptions
+
+
+def test_version_and_help(cli) -> None:
+    run = cli("--version")
+    assert run.code == 0 and run.out.strip() == f"chunk-explorer {explorer.__version__}"
+    run = cli("--help")
+    assert run.code == 0
+    for verb in ("chunk", "stats", "languages"):
+        assert verb in run.out
+    run = cli("chunk", "--help")
+    assert run.code == 0 and "--max-size" in run.out and "exit status" in run.out
+
+
+@pytest.fixture
+def fake_app(monkeypatch):
+    """Stand in for explorer.tui.app and record how it is started."""
+    calls = []
+    module = types.ModuleType(tui_cmd.APP_MODULE)
+
+    def run(path, options, *, walk=None, settings_path=None):
+        calls.append((path, options, walk, settings_path))
+        return 0
+
+    module.run = run
+    monkeypatch.setitem(sys.modules, tui_cmd.APP_MODULE, module)
+    return calls
+
+
+def test_no_verb_opens_the_explorer_with_settings_and_flags(cli, tmp_path, monkeypatch, fake_app) -> None:
+    (tmp_path / SETTINGS_FILE).write_text("[chunk]\nmax_size = 700\noverlap_lines = 2\n[walk]\nexclude = [\"gen\"]\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli().code == 0
+    assert cli(tmp_path, "--max-size", "300", "--exclude", "*.md").code == 0
+    (path1, options1, walk1, settings1), (path2, options2, walk2, _) = fake_app
+    assert path1 == "." and options1 == ChunkOptions(max_size=700, overlap_lines=2)
+    assert walk1 == WalkOptions(exclude=("gen",)) and settings1 == str(tmp_path / SETTINGS_FILE)
+    assert path2 == str(tmp_path) and options2 == ChunkOptions(max_size=300, overlap_lines=2)
+    assert walk2.exclude == ("gen", "*.md")
+
+
+def test_a_file_path_reads_the_settings_of_its_directory(cli, tmp_path, fake_app) -> None:
+    (tmp_path / SETTINGS_FILE).write_text("[chunk]\nmax_size = 321\n")
+    (tmp_path / "a.py").write_text("a = 1\n")
+    assert cli(tmp_path / "a.py").code == 0
+    assert fake_app[0][1].max_size == 321
+
+
+def test_explorer_usage_errors(cli, tmp_path, fake_app) -> None:
+    run = cli(tmp_path / "missing")
+    assert run.code == 2 and "no such file or directory" in run.err
+    run = cli(tmp_path, "--size-unit", "bytes")
+    assert run.code == 2 and "invalid choice" in run.err
+    assert fake_app == []
+
+
+def test_missing_explorer_says_what_to_use_instead(cli, tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, tui_cmd.APP_MODULE, None)  # import fails with ModuleNotFoundError
+    run = cli(tmp_path)
+    assert run.code == 1
+    assert "the explorer is not available" in run.err
+    assert "chunk-explorer chunk|stats|languages" in run.err
+
+
+def python_m(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_python_m_explorer_chunk_in_a_subprocess(project) -> None:
+    done = python_m("chunk", project, "--format", "jsonl", "--jobs", "2", "--max-size", "50")
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {r["path"] for r in records} == {"README.md", "src/app.ts", "src/pkg/mod.py"}
+    assert "Chunked 3 files" in done.stderr
+    assert "\x1b[" not in done.stderr  # no progress bar or colours when stderr is not a terminal
+
+
+def test_python_m_explorer_usage_error_in_a_subprocess(tmp_path) -> None:
+    done = python_m("chunk", tmp_path / "nowhere")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "chunk-explorer: error: no such file or directory" in done.stderr

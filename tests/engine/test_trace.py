@@ -1,0 +1,109 @@
+"""Trace replay: the steps of ``explorer.trace`` rebuild exactly the chunks of
+``explorer.chunk``, on the samples and on real files in several languages, at several
+limits; every step is numbered in order and says what happened in a sentence."""
+
+from __future__ import annotations
+
+import glob
+import os
+import sysconfig
+
+import pytest
+
+import explorer
+from explorer.engine.trace import ACTIONS
+from explorer.samples import list_samples
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STDLIB = sysconfig.get_paths()["stdlib"]
+INCLUDE = sysconfig.get_paths()["include"]
+CORPUS = os.path.join(os.environ.get("TMPDIR", "/tmp"), "chunk-explorer-corpus")  # benchmarks/corpus.py
+
+
+def _real_files() -> list[str]:
+    """Real code in several languages: the stdlib (Python), CPython's headers (C), the
+    structure fixtures (many languages) and, when it has been built, a few files per
+    language of the benchmark corpus."""
+    files = [os.path.join(STDLIB, name) for name in ("argparse.py", "typing.py", "textwrap.py", "json/decoder.py")]
+    files += [os.path.join(INCLUDE, name) for name in ("Python.h", "object.h", "unicodeobject.h")]
+    files += sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "structure", "*")))
+    for language_dir in sorted(glob.glob(os.path.join(CORPUS, "*", ""))):
+        files += sorted(f for f in glob.glob(os.path.join(language_dir, "*")) if os.path.getsize(f) < 60_000)[:3]
+    return [f for f in files if os.path.isfile(f)]
+
+
+REAL_FILES = _real_files()
+SAMPLES = [str(s.path) for s in list_samples()]
+
+
+def check_replay(path: str | None, code: bytes | str, **options) -> list:
+    steps = list(explorer.trace(path, code, **options))
+    chunks = explorer.chunk(path, code, **options)
+    assert explorer.replay(steps) == [c.byte_range for c in chunks], (path, options)
+    assert [s.number for s in steps] == list(range(1, len(steps) + 1))
+    assert steps[0].action == "parse" and steps[-1].action == "done"
+    for step in steps:
+        assert step.action in ACTIONS
+        assert step.sentence.strip(), f"step {step.number} ({step.action}) has no sentence"
+        assert step.limit == options.get("max_size", 1500)
+    # The steps that complete a chunk say which one, in order.
+    completed = [s.chunk_index for s in steps if s.chunk is not None]
+    assert completed == list(range(len(completed)))
+    return steps
+
+
+@pytest.mark.parametrize("max_size", [1500, 400, 60])
+@pytest.mark.parametrize("path", SAMPLES, ids=os.path.basename)
+def test_replay_equals_chunk_on_samples(path, max_size):
+    with open(path, "rb") as handle:
+        check_replay(path, handle.read(), max_size=max_size)
+
+
+def test_real_files_cover_several_languages():
+    languages = {explorer.detect_language(f) for f in REAL_FILES}
+    assert {"python", "c"} <= languages
+    assert len(languages - {None}) >= 3
+
+
+@pytest.mark.parametrize("max_size", [2000, 700, 150])
+@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: os.path.relpath(p, os.path.dirname(os.path.dirname(p))))
+def test_replay_equals_chunk_on_real_files(path, max_size):
+    with open(path, "rb") as handle:
+        check_replay(path, handle.read(), max_size=max_size)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"size_unit": "chars", "max_size": 300}, {"size_unit": "lines", "max_size": 12},
+     {"strategy": "lines", "max_size": 300}, {"overlap_lines": 3, "max_size": 300}],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
+)
+def test_replay_with_other_options(options):
+    for path in SAMPLES[:3] + REAL_FILES[:2]:
+        with open(path, "rb") as handle:
+            check_replay(path, handle.read(), **options)
+
+
+@pytest.mark.parametrize(
+    "name, code",
+    [
+        ("empty.py", ""),
+        ("blank.py", "\n\n   \n"),
+        ("one.py", "x = 1"),
+        ("crlf.py", "def f():\r\n    return 1\r\n\r\n" * 40),
+        ("broken.py", "def f(:\n    return [1, 2\n" + "x = 1\n" * 80),
+        ("notes.unknownext", "plain words on a line\n" * 120),
+        ("wide.js", "var a = 1; " + "x" * 900 + "\nconst b = 2;\n"),
+        ("mid.js", "f(1); g('" + "y" * 700 + "');\n"),
+        ("unicode.py", "s = '" + "é" * 400 + "'\n# ünïcödé\n" * 3),
+    ],
+)
+def test_replay_on_edge_cases(name, code):
+    for max_size in (100, 40, 7):
+        check_replay(name, code, max_size=max_size)
+
+
+def test_trace_of_empty_file_has_no_chunks():
+    steps = check_replay("empty.py", "", max_size=100)
+    assert [s.action for s in steps] == ["parse", "done"]
+    assert explorer.replay(steps) == []

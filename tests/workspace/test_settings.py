@@ -1,0 +1,101 @@
+"""The .chunk-explorer.toml settings file: finding, reading, validating, saving."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+
+import pytest
+
+from explorer.engine.options import ChunkOptions
+from explorer.workspace.settings import (
+    SETTINGS_FILE, Settings, SettingsError, find_settings, load_settings, read_settings_file,
+    render_settings, save_settings,
+)
+from explorer.workspace.walk import WalkOptions
+
+
+def test_defaults_without_a_file(tmp_path) -> None:
+    settings = load_settings(tmp_path)
+    assert settings == Settings()
+    assert settings.path is None
+
+
+def test_reads_chunk_and_walk_tables(tmp_path) -> None:
+    (tmp_path / SETTINGS_FILE).write_text(
+        '[chunk]\nmax_size = 900\nsize-unit = "chars"\ncontext = "minimal"\noverlap_lines = 2\n'
+        '[walk]\nexclude = ["tests/fixtures"]\ninclude = "*.py"\nmax_file_size = "512K"\ngitignore = false\n'
+        '[sweep]\nsizes = [500, 1000]\n'
+    )
+    settings = load_settings(tmp_path)
+    assert settings.path == str(tmp_path / SETTINGS_FILE)
+    assert settings.options == ChunkOptions(max_size=900, size_unit="chars", context_mode="minimal", overlap_lines=2)
+    assert settings.walk == WalkOptions(include=("*.py",), exclude=("tests/fixtures",),
+                                        max_file_size=512 * 1024, gitignore=False)
+    assert settings.extra == {"sweep": {"sizes": [500, 1000]}}
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("[chunk]\nmax_size = 0\n", "max_size"),
+    ("[chunk]\nmax_szie = 10\n", "max_szie"),
+    ('[chunk]\nsize_unit = "bytes"\n', "size_unit"),
+    ('[chunk]\nlanguage = "klingon"\n', "klingon"),
+    ("[walk]\nmax_file_size = \"huge\"\n", "huge"),
+    ("[walk]\nfollow = true\n", "follow"),
+    ("[walk]\ngitignore = \"yes\"\n", "gitignore"),
+    ("chunk = 3\n", "table"),
+    ("[chunk\nmax_size = 3\n", "not valid TOML"),
+])
+def test_invalid_files_name_the_file_and_the_problem(tmp_path, text, fragment) -> None:
+    path = tmp_path / SETTINGS_FILE
+    path.write_text(text)
+    with pytest.raises(SettingsError) as info:
+        load_settings(tmp_path)
+    assert str(path) in str(info.value)
+    assert fragment in str(info.value)
+
+
+def test_found_in_a_parent_up_to_the_worktree_top_only(tmp_path) -> None:
+    outer = tmp_path / "outer"
+    repo = outer / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src" / "pkg").mkdir(parents=True)
+    (outer / SETTINGS_FILE).write_text("[chunk]\nmax_size = 1\n")  # outside the work tree
+    assert find_settings(repo / "src" / "pkg") is None
+    (repo / SETTINGS_FILE).write_text("[chunk]\nmax_size = 777\n")
+    assert find_settings(repo / "src" / "pkg") == str(repo / SETTINGS_FILE)
+    assert load_settings(repo / "src" / "pkg").options.max_size == 777
+    # outside git only the root itself is looked at
+    (tmp_path / "plain" / "sub").mkdir(parents=True)
+    (tmp_path / "plain" / SETTINGS_FILE).write_text("")
+    assert find_settings(tmp_path / "plain" / "sub") is None
+    assert find_settings(tmp_path / "plain") == str(tmp_path / "plain" / SETTINGS_FILE)
+
+
+def test_save_round_trips_and_keeps_other_tables(tmp_path) -> None:
+    path = tmp_path / SETTINGS_FILE
+    path.write_text('[walk]\nexclude = ["gen"]\n\n[sweep]\nsizes = [500, 1000]\nname = "a \\"quoted\\" name"\n')
+    options = ChunkOptions(max_size=1234, overlap_lines=3, language="python", strategy="lines")
+    written = save_settings(tmp_path, options)
+    assert written == str(path)
+    again = read_settings_file(path)
+    assert again.options == options
+    assert again.walk.exclude == ("gen",)
+    assert again.extra == {"sweep": {"sizes": [500, 1000], "name": 'a "quoted" name'}}
+    assert [p for p in os.listdir(tmp_path) if p != SETTINGS_FILE] == []  # no temp file left
+
+
+def test_save_creates_the_file_at_the_root(tmp_path) -> None:
+    written = save_settings(tmp_path, ChunkOptions(max_size=600), WalkOptions(exclude=("x y",)))
+    assert written == str(tmp_path / SETTINGS_FILE)
+    data = tomllib.loads((tmp_path / SETTINGS_FILE).read_text())
+    assert data["chunk"]["max_size"] == 600
+    assert data["chunk"]["size_unit"] == "nws"  # every option written out
+    assert "language" not in data["chunk"]  # None is not TOML
+    assert data["walk"]["exclude"] == ["x y"]
+
+
+def test_rendered_strings_survive_special_characters() -> None:
+    walk = WalkOptions(exclude=('quote"s', "back\\slash", "tab\there", "ünïcode"))
+    text = render_settings(Settings(walk=walk))
+    assert tomllib.loads(text)["walk"]["exclude"] == list(walk.exclude)

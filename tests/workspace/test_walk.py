@@ -1,0 +1,187 @@
+"""Walking a codebase: what is taken, what is skipped and why."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from explorer.workspace.walk import (
+    BROKEN_SYMLINK, ENVIRONMENT, EXCLUDED, EXCLUDED_DIR, GITIGNORED, NOT_INCLUDED, SYMLINK_LOOP,
+    TOO_LARGE, UNKNOWN_LANGUAGE, Skipped, WalkedFile, WalkOptions, WalkRules, common_root, parse_size,
+    plan, walk,
+)
+
+
+def write(path, text: str = "x = 1\n") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+
+
+def taken(root, options: WalkOptions | None = None) -> list[str]:
+    return [r.rel for r in walk(root, options) if isinstance(r, WalkedFile)]
+
+
+def skipped(root, options: WalkOptions | None = None) -> dict[str, str]:
+    return {r.rel: r.reason for r in walk(root, options) if isinstance(r, Skipped)}
+
+
+def test_sorted_depth_first_order_with_posix_rel_paths(tmp_path) -> None:
+    for rel in ("b.py", "a/z.py", "a/b/c.py", "c.go"):
+        write(tmp_path / rel)
+    assert taken(tmp_path) == ["a/b/c.py", "a/z.py", "b.py", "c.go"]
+    files = [r for r in walk(tmp_path) if isinstance(r, WalkedFile)]
+    assert [f.language for f in files] == ["python", "python", "python", "go"]
+    assert all(os.path.isfile(f.path) for f in files)
+
+
+def test_default_excludes_skip_vcs_dependencies_environments_and_build_output(tmp_path) -> None:
+    write(tmp_path / "src" / "app.py")
+    for rel in (".git/hooks/x.py", "node_modules/lib/index.js", "build/gen.py", "dist/x.js",
+                "target/debug/x.rs", "src/__pycache__/app.py", "pkg.egg-info/x.py"):
+        write(tmp_path / rel)
+    write(tmp_path / "myenv" / "pyvenv.cfg", "home = /usr\n")
+    write(tmp_path / "myenv" / "lib" / "site.py")
+    assert taken(tmp_path) == ["src/app.py"]
+    reasons = skipped(tmp_path)
+    assert reasons["myenv"] == ENVIRONMENT
+    for name in (".git", "node_modules", "build", "dist", "target", "src/__pycache__", "pkg.egg-info"):
+        assert reasons[name] == EXCLUDED_DIR, name
+    assert "node_modules/lib/index.js" not in reasons  # the contents of a skipped directory are not listed
+    everything = taken(tmp_path, WalkOptions(default_excludes=False))
+    assert "node_modules/lib/index.js" in everything and "myenv/lib/site.py" in everything
+
+
+def test_gitignore_nested_and_negated(tmp_path) -> None:
+    write(tmp_path / ".gitignore", "*.gen.py\nlogs/\n")
+    write(tmp_path / "pkg" / ".gitignore", "!keep.gen.py\nlocal_*.py\n")
+    for rel in ("a.py", "a.gen.py", "logs/x.py", "pkg/b.gen.py", "pkg/keep.gen.py", "pkg/local_x.py",
+                "local_y.py", "pkg/sub/c.gen.py"):
+        write(tmp_path / rel)
+    # (.gitignore files are files of a known language too)
+    assert taken(tmp_path) == [".gitignore", "a.py", "local_y.py", "pkg/.gitignore", "pkg/keep.gen.py"]
+    reasons = skipped(tmp_path)
+    assert reasons["a.gen.py"] == GITIGNORED
+    assert reasons["logs"] == GITIGNORED
+    assert reasons["pkg/b.gen.py"] == GITIGNORED
+    assert reasons["pkg/local_x.py"] == GITIGNORED
+    assert reasons["pkg/sub/c.gen.py"] == GITIGNORED
+    assert "a.gen.py" in taken(tmp_path, WalkOptions(gitignore=False))
+
+
+def test_include_and_exclude_globs(tmp_path) -> None:
+    for rel in ("src/a.py", "src/b.ts", "tests/t.py", "tests/fixtures/f.py", "README.txt"):
+        write(tmp_path / rel)
+    assert taken(tmp_path, WalkOptions(exclude=("tests",))) == ["src/a.py", "src/b.ts"]
+    assert skipped(tmp_path, WalkOptions(exclude=("tests",)))["tests"] == EXCLUDED
+    assert taken(tmp_path, WalkOptions(include=("*.py",))) == ["src/a.py", "tests/fixtures/f.py", "tests/t.py"]
+    assert skipped(tmp_path, WalkOptions(include=("*.py",)))["src/b.ts"] == NOT_INCLUDED
+    assert taken(tmp_path, WalkOptions(include=("src/**",))) == ["src/a.py", "src/b.ts"]
+    # an explicit include admits a file of unknown language; without it, it is skipped
+    assert skipped(tmp_path)["README.txt"] == UNKNOWN_LANGUAGE
+    assert taken(tmp_path, WalkOptions(include=("*.txt",))) == ["README.txt"]
+
+
+def test_max_file_size(tmp_path) -> None:
+    write(tmp_path / "small.py", "x = 1\n")
+    write(tmp_path / "big.py", "x = 1\n" * 1000)
+    result = list(walk(tmp_path, WalkOptions(max_file_size=1000)))
+    big = next(r for r in result if r.rel == "big.py")
+    assert isinstance(big, Skipped) and big.reason == TOO_LARGE
+    assert "> 1000B" in big.detail
+    assert taken(tmp_path, WalkOptions(max_file_size=1000)) == ["small.py"]
+
+
+def test_shebang_scripts_are_recognised(tmp_path) -> None:
+    write(tmp_path / "tool", "#!/usr/bin/env python3\nprint(1)\n")
+    write(tmp_path / "notes", "just words\n")
+    files = [r for r in walk(tmp_path) if isinstance(r, WalkedFile)]
+    assert [(f.rel, f.language) for f in files] == [("tool", "python")]
+    assert skipped(tmp_path)["notes"] == UNKNOWN_LANGUAGE
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_symlink_loop_does_not_hang(tmp_path) -> None:
+    write(tmp_path / "a" / "b" / "x.py")
+    os.symlink(tmp_path / "a", tmp_path / "a" / "b" / "back")  # a/b/back -> a
+    os.symlink(tmp_path, tmp_path / "a" / "root")  # a/root -> the root itself
+    os.symlink(tmp_path / "a" / "b", tmp_path / "alias")  # a second way into a/b
+    os.symlink(tmp_path / "missing", tmp_path / "dangling.py")
+    records = list(walk(tmp_path))
+    assert [r.rel for r in records if isinstance(r, WalkedFile)] == ["a/b/x.py"]
+    reasons = {r.rel: r.reason for r in records if isinstance(r, Skipped)}
+    assert reasons["a/b/back"] == SYMLINK_LOOP
+    assert reasons["a/root"] == SYMLINK_LOOP
+    assert reasons["dangling.py"] == BROKEN_SYMLINK
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_symlinked_directory_is_followed_once(tmp_path) -> None:
+    outside = tmp_path / "outside"
+    write(outside / "lib.py")
+    root = tmp_path / "root"
+    write(root / "main.py")
+    os.symlink(outside, root / "linked")
+    assert taken(root) == ["linked/lib.py", "main.py"]
+    assert taken(root, WalkOptions(follow_symlinks=False)) == ["main.py"]
+
+
+def test_walk_rules_is_shown_for_a_file_tree(tmp_path) -> None:
+    write(tmp_path / ".gitignore", "secret/\n*.log\n")
+    for rel in ("src/a.py", "secret/k.py", "x.log", "node_modules/m.js", "README", "big.py"):
+        write(tmp_path / rel)
+    rules = WalkRules(tmp_path, WalkOptions(max_file_size=1))
+    assert rules.is_shown(tmp_path / "src")
+    assert rules.is_shown(tmp_path / "src" / "a.py")
+    assert rules.is_shown(tmp_path / "README")  # unknown language: still shown
+    assert rules.is_shown(tmp_path / "big.py")  # too large to chunk: still shown
+    assert not rules.is_shown(tmp_path / "secret")
+    assert not rules.is_shown(tmp_path / "secret" / "k.py")
+    assert not rules.is_shown(tmp_path / "x.log")
+    assert not rules.is_shown(tmp_path / "node_modules")
+    assert not rules.is_shown(tmp_path / "node_modules" / "m.js")
+    assert rules.is_shown(tmp_path)
+
+
+def test_plan_takes_named_files_and_walks_directories(tmp_path) -> None:
+    write(tmp_path / "proj" / "src" / "a.py")
+    write(tmp_path / "proj" / "src" / "b.py")
+    write(tmp_path / "proj" / "notes.txt", "hello\n")
+    write(tmp_path / "proj" / ".gitignore", "b.py\n")
+    proj = tmp_path / "proj"
+    result = plan([proj / "src", proj / "notes.txt", proj / "src" / "a.py", proj / "nope"])
+    assert result.root == str(proj)
+    # a.py once, b.py ignored by .gitignore, notes.txt taken because it was named
+    assert [f.rel for f in result.files] == ["src/a.py", "notes.txt"]
+    assert result.missing == [str(proj / "nope")]
+    single_file = plan([proj / "src" / "b.py"])  # named: taken even though .gitignore'd
+    assert single_file.root == str(proj / "src")
+    assert [f.rel for f in single_file.files] == ["b.py"]
+
+
+def test_common_root() -> None:
+    assert common_root(["/a/b/c", "/a/b/d"]) == "/a/b"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2000", 2000), ("512K", 512 * 1024), ("2M", 2 * 1024**2), ("1.5mb", int(1.5 * 1024**2)),
+    ("1G", 1024**3), (300, 300),
+])
+def test_parse_size(text, expected) -> None:
+    assert parse_size(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "big", "-1", "0", "2T"])
+def test_parse_size_rejects_nonsense(text) -> None:
+    with pytest.raises(ValueError):
+        parse_size(text)
+
+
+def test_invalid_options_are_rejected() -> None:
+    with pytest.raises(ValueError):
+        WalkOptions(max_file_size=0)
+    with pytest.raises(ValueError):
+        WalkOptions(include=("",))
