@@ -1,6 +1,6 @@
 """Build a corpus of real code from what is installed on this machine.
 
-    python benchmarks/corpus.py [--out DIR] [--cap-mb 4] [--force]
+    python benchmarks/corpus.py [--out DIR] [--cap-mb 3] [--force]
 
 The Python standard library is always there; other languages are taken from
 wherever they exist: node's global modules (JavaScript, TypeScript), a Go root,
@@ -8,7 +8,7 @@ the Rust sources of rustup/cargo, a JDK's ``src.zip`` (Java), ``/usr/include``
 (C, and the extension-less libstdc++ headers as C++). On Debian,
 ``apt-get install golang-src rust-src`` adds the Go and Rust standard libraries,
 and ``npm install -g rxjs`` some TypeScript sources. Each language is capped
-(default 4 MB) with a fixed-seed sample, so runs are comparable and take a couple
+(default 3 MB) with a fixed-seed sample, so runs are comparable and take a couple
 of minutes. Files are copied into ``DIR/<language>/`` with a ``manifest.json``
 recording where each came from. Nothing is ever written outside ``DIR``.
 """
@@ -21,16 +21,19 @@ import json
 import os
 import random
 import shutil
+import stat
 import subprocess
 import sys
 import zipfile
 from dataclasses import dataclass
+from functools import lru_cache
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from explorer.engine.languages import detect_language  # noqa: E402
 
 DEFAULT_OUT = os.path.join(os.environ.get("TMPDIR", "/tmp"), "chunk-explorer-corpus")
+DEFAULT_CAP_MB = 3.0
 MIN_FILE, MAX_FILE = 200, 400_000  # bytes: skip stubs and generated giants
 SEED = 20240601
 SKIP_DIRS = {".git", "__pycache__", "site-packages", "dist-packages", "node_modules/.cache"}
@@ -83,11 +86,21 @@ class Candidate:
     suffix: str  # extension to give the copy
 
 
-def _walk(root: str):
+@lru_cache(maxsize=None)
+def _files_under(root: str) -> tuple[tuple[str, int], ...]:
+    """Regular files (no symlinks) under a root with their sizes; each root is walked once."""
+    found = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
-            yield os.path.join(dirpath, name)
+            path = os.path.join(dirpath, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and MIN_FILE <= st.st_size <= MAX_FILE:
+                found.append((path, st.st_size))
+    return tuple(found)
 
 
 def find_candidates(language: str, roots: list[str]) -> list[Candidate]:
@@ -104,21 +117,14 @@ def find_candidates(language: str, roots: list[str]) -> list[Candidate]:
         if not os.path.isdir(root):
             continue
         libstdcxx = language == "cpp" and "/c++/" in root + "/"
-        for path in _walk(root):
-            real = os.path.realpath(path)
-            if real in found or os.path.islink(path) or not os.path.isfile(path):
-                continue
-            size = os.path.getsize(path)
-            if not MIN_FILE <= size <= MAX_FILE:
+        for path, size in _files_under(os.path.realpath(root)):
+            if path in found:
                 continue
             name = os.path.basename(path)
             if libstdcxx and "." not in name:
-                found[real] = Candidate(path, size, ".hpp")  # <vector>, <map>, ...
-                continue
-            if name.endswith((".min.js", ".bundle.js")):
-                continue
-            if detect_language(path) == language:
-                found[real] = Candidate(path, size, os.path.splitext(name)[1] or "")
+                found[path] = Candidate(path, size, ".hpp")  # <vector>, <map>, ...
+            elif not name.endswith((".min.js", ".bundle.js")) and detect_language(path) == language:
+                found[path] = Candidate(path, size, os.path.splitext(name)[1] or "")
     return list(found.values())
 
 
@@ -176,24 +182,26 @@ def build(out: str, cap_bytes: int, languages: list[str] | None = None) -> dict:
     return manifest
 
 
-def load(out: str = DEFAULT_OUT, cap_mb: float = 4.0, *, force: bool = False) -> dict:
-    """The corpus manifest, building the corpus first if missing or built with another cap."""
+def load(out: str = DEFAULT_OUT, cap_mb: float | None = None, *, force: bool = False) -> dict:
+    """The corpus manifest. Builds the corpus when it is missing, when ``force``, or when
+    ``cap_mb`` is given and differs from the existing corpus's cap (default cap: 3 MB)."""
     path = os.path.join(out, "manifest.json")
-    cap_bytes = int(cap_mb * 1_000_000)
     if not force and os.path.exists(path):
         with open(path) as handle:
             manifest = json.load(handle)
-        if manifest.get("cap_bytes") == cap_bytes:
+        if cap_mb is None or manifest.get("cap_bytes") == int(cap_mb * 1_000_000):
             return manifest
+    if os.path.isdir(out) and os.listdir(out) and not os.path.exists(path):
+        raise SystemExit(f"{out} is not empty and holds no corpus manifest: refusing to replace it")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    return build(out, cap_bytes)
+    return build(out, int((DEFAULT_CAP_MB if cap_mb is None else cap_mb) * 1_000_000))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=DEFAULT_OUT, help=f"corpus directory (default {DEFAULT_OUT})")
-    parser.add_argument("--cap-mb", type=float, default=4.0, help="megabytes per language (default 4)")
+    parser.add_argument("--cap-mb", type=float, help=f"megabytes per language (default {DEFAULT_CAP_MB:g})")
     parser.add_argument("--force", action="store_true", help="rebuild even if the corpus exists")
     args = parser.parse_args()
     manifest = load(args.out, args.cap_mb, force=args.force)

@@ -247,7 +247,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument("--examples", type=int, default=5, help="examples per failing measure")
     parser.add_argument("--corpus", default=corpus.DEFAULT_OUT)
-    parser.add_argument("--cap-mb", type=float, default=4.0)
+    parser.add_argument("--cap-mb", type=float, help="corpus megabytes per language (rebuilds the corpus if it differs)")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock instead of CPU time")
     args = parser.parse_args()
     if args.wall:

@@ -107,7 +107,7 @@ def main() -> int:
     parser.add_argument("--sizes", default="1500,500,100", help="max sizes (nws) to check, comma-separated")
     parser.add_argument("--stdlib", action="store_true", help="also every Python file of the standard library")
     parser.add_argument("--corpus", default=corpus.DEFAULT_OUT, help=f"corpus directory (default {corpus.DEFAULT_OUT})")
-    parser.add_argument("--cap-mb", type=float, default=4.0, help="megabytes per language when building the corpus")
+    parser.add_argument("--cap-mb", type=float, help="megabytes per language (rebuilds the corpus if it differs)")
     parser.add_argument("--languages", help="only these corpus languages, comma-separated")
     parser.add_argument("--limit", type=int, default=0, help="at most N files per language")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="worker processes")

@@ -7,6 +7,7 @@ The engine (``explorer.engine``) is importable without Textual::
 """
 
 from .engine.api import Chunker, chunk, chunk_file, chunk_parsed, chunk_stream, languages
+from .engine.batch import BatchFile, BatchResult, chunk_batch, chunk_batch_stream
 from .engine.languages import detect_language
 from .engine.model import Chunk, Range
 from .engine.options import ChunkOptions
@@ -17,6 +18,8 @@ from .engine.trace import TraceStep, replay, trace
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchFile",
+    "BatchResult",
     "BinaryContentError",
     "Chunk",
     "ChunkOptions",
@@ -24,6 +27,8 @@ __all__ = [
     "Range",
     "UnsupportedLanguageError",
     "chunk",
+    "chunk_batch",
+    "chunk_batch_stream",
     "chunk_file",
     "chunk_parsed",
     "chunk_stream",

@@ -112,7 +112,7 @@ async def compare_shots(out: Path) -> None:
 
 
 async def sweep_shot(out: Path) -> None:
-    root = REPO / "explorer"
+    root = REPO / "explorer" / "engine"
     app = make_app(root, ChunkOptions())
     async with app.run_test(size=SIZE) as pilot:
         app.action_sweep()

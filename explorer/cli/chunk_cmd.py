@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 import time
@@ -11,7 +12,10 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
-from ..workspace.export import FORMATS, JsonDocumentWriter, JsonlWriter, OutputError, atomic_writer, check_writable, file_record
+from ..workspace.export import (
+    FORMATS, JsonDocumentWriter, JsonlWriter, OutputError, atomic_writer, check_writable, encode_file_record,
+    encode_jsonl, file_record,
+)
 from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
@@ -71,16 +75,23 @@ def run(args: argparse.Namespace) -> int:
 
     with _output(output_path) as out:
         writer = _writer(args, out, resolved, files_plan)
+        # Records are encoded to JSON in the workers: the parent only writes strings.
+        if isinstance(writer, JsonlWriter):
+            encode = encode_jsonl
+        else:
+            encode = functools.partial(encode_file_record, indent=args.indent)
         with progress_bar(len(files_plan.files), "chunking", show_progress) as on_progress:
             batch = [BatchFile(path=f.path, name=f.rel) for f in files_plan.files]
-            stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, options=resolved.options)
+            stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=encode,
+                                        keep_chunks=False, options=resolved.options)
             for walked, result in zip(files_plan.files, stream):
-                tally.add(result, walked.rel)
+                count, encoded = result.analysis if result.ok else (None, "")
+                tally.add(result, walked.rel, chunks=count)
                 if isinstance(writer, JsonlWriter):
                     if result.ok:
-                        writer.add(walked.rel, result.language, result.chunks or ())
+                        writer.add_encoded(count, encoded)
                 elif result.ok:
-                    writer.add(file_record(walked.rel, result.language, result.chunks))
+                    writer.add_encoded(encoded)
                 elif not result.not_text:  # failures are part of the document; binaries are skipped
                     writer.add(file_record(walked.rel, result.language, error=result.error,
                                            error_kind=result.error_kind))

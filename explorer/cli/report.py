@@ -83,10 +83,11 @@ class RunTally:
     skipped: list[Skipped] = field(default_factory=list)
     failed: list[BatchResult] = field(default_factory=list)
 
-    def add(self, result: BatchResult, rel: str) -> None:
+    def add(self, result: BatchResult, rel: str, chunks: int | None = None) -> None:
+        """Count a result; ``chunks`` when the chunks themselves stayed in the worker."""
         if result.ok:
             self.files += 1
-            self.chunks += len(result.chunks or ())
+            self.chunks += len(result.chunks or ()) if chunks is None else chunks
             self.bytes += result.bytes
         elif result.not_text:
             self.skipped.append(Skipped(result.path, rel, result.error_kind or "binary", False,

@@ -84,11 +84,10 @@ def run(args: argparse.Namespace) -> int:
         stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=analyzer,
                                     keep_chunks=False, options=resolved.options)
         for walked, result in zip(files_plan.files, stream):
-            tally.add(result, walked.rel)
-            if result.ok:
-                measures = result.analysis[0] if args.compare else result.analysis
+            measures = (result.analysis[0] if args.compare else result.analysis) if result.ok else None
+            tally.add(result, walked.rel, chunks=measures.chunks if measures else None)
+            if measures is not None:
                 measured.append(measures)
-                tally.chunks += measures.chunks  # chunks themselves stay in the workers
                 if args.compare:
                     baseline.append(result.analysis[1])
     seconds = time.perf_counter() - started

@@ -14,7 +14,7 @@ from .languages import GRAMMARS, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
-from .text import SourceText
+from .text import SourceText, last_lines
 
 
 def parse(filepath: str | None, code: str | bytes, options: ChunkOptions) -> ParsedFile:
@@ -39,7 +39,7 @@ def iter_chunks(
     previous = ""
     for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
         text = src.slice(span.start, span.end)
-        overlap_text = _last_lines(previous, overlap) if overlap and previous else ""
+        overlap_text = last_lines(previous, overlap) if overlap and previous else ""
         context = builder.context_for(span.start, span.end)
         first_line, last_line = src.line_range(span.start, span.end)
         yield Chunk(
@@ -79,11 +79,6 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _last_lines(text: str, count: int) -> str:
-    lines = text.splitlines(keepends=True)
-    return "".join(lines[-count:])
 
 
 def _options(base: ChunkOptions | None, overrides: dict[str, Any]) -> ChunkOptions:

@@ -36,6 +36,12 @@ ATTACH_FORWARD = frozenset(
     {"decorator", "attribute_item", "attribute_list", "annotation", "marker_annotation", "attribute"}
 )
 
+#: Node kinds that hold a body of statements or members (opened rather than kept whole
+#: when closing tokens follow them), by the words in their names.
+_BODY_WORDS = ("body", "block", "_list", "statements")
+
+_WS_BYTES = frozenset(b" \t\n\r\x0b\x0c")
+
 #: How the cut at a piece's start was made.
 CLEAN, LINE, CHAR = None, "line", "char"
 
@@ -85,6 +91,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
             continue
         if size(piece.start, piece.end) <= limit:
             if win_start is not None:
+                piece = _back_to_line_start(src, piece, win_start, size, limit)
                 if trace:
                     trace("close", piece, win_start, None)
                 yield Span(win_start, piece.start, win_cut, piece.cut)
@@ -92,15 +99,17 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
             if trace:
                 trace("open", piece, win_start, None)
             continue
-        parts = _expand(src, piece)
+        trimmed = _trim_blank_tail(src, piece)
+        parts = trimmed or _expand(src, piece)
         if parts is not None:
             if trace:
-                trace(_expand_step(piece), piece, win_start, parts)
+                trace("separate" if trimmed else _expand_step(piece), piece, win_start, parts)
             stack.extend(reversed(parts))
             continue
         # A single over-long line is cut at characters. It starts its own chunks when
-        # it starts a line (a clean cut); mid-line, the open window takes its first part.
-        if win_start is not None and src.is_line_start(piece.start):
+        # it starts a line (a clean cut); mid-line, the open window takes its first part,
+        # and so does a window of blank lines (alone it would be a chunk of whitespace).
+        if win_start is not None and src.is_line_start(piece.start) and src.nws(win_start, piece.start):
             if trace:
                 trace("close", piece, win_start, None)
             yield Span(win_start, piece.start, win_cut, piece.cut)
@@ -123,6 +132,47 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
         yield Span(win_start, len(src.data), win_cut, CLEAN)
 
 
+def _back_to_line_start(
+    src: SourceText, piece: Piece, win_start: int, size: Callable[[int, int], int], limit: int
+) -> Piece:
+    """A piece about to start a chunk, moved to a line start when only whitespace
+    lies between (back over indentation, or forward over a line's blank rest) and
+    the sizes still fit."""
+    start = piece.start
+    line = src.line_of(start)
+    line_start = src.line_starts[line]
+    if line_start == start:
+        return piece
+    data = src.data
+    if line_start > win_start and data[line_start:start].isspace():
+        if size(line_start, piece.end) <= limit:
+            return Piece(line_start, piece.end, piece.nodes, piece.cut)
+        return piece
+    # Or forward, when the rest of the line is blank (a string or comment opening with a newline).
+    next_start = src.line_end(line)
+    if start < next_start < piece.end and data[start:next_start].isspace() and size(win_start, next_start) <= limit:
+        return Piece(next_start, piece.end, piece.nodes, piece.cut)
+    return piece
+
+
+def _trim_blank_tail(src: SourceText, piece: Piece) -> list[Piece] | None:
+    """Set apart the blank lines at the end of an oversized run of nodes, so a
+    definition that fits on its own lines is not split for the sake of the blank
+    lines after it (they count in the ``lines`` and ``chars`` units)."""
+    if piece.nodes is None:
+        return None
+    data, end = src.data, piece.end
+    last = end
+    while last > piece.start and data[last - 1] in _WS_BYTES:
+        last -= 1
+    if last == end or last == piece.start:
+        return None
+    content_end = src.line_end(src.line_of(last - 1))
+    if content_end >= end:
+        return None
+    return [Piece(piece.start, content_end, piece.nodes, piece.cut), Piece(content_end, end, None, CLEAN)]
+
+
 def _expand_step(piece: Piece) -> str:
     if piece.nodes is None:
         return "split_lines"
@@ -135,7 +185,15 @@ def _expand(src: SourceText, piece: Piece) -> list[Piece] | None:
     """The parts of an oversized piece, or None when it is a single line."""
     nodes = piece.nodes
     if nodes is not None and len(nodes) > 1:
-        return _pieces_for_runs(src, piece, [(n,) for n in nodes])
+        runs = [(n,) for n in nodes]
+        last_named = max((i for i, n in enumerate(nodes) if n.is_named), default=-1)
+        if 0 <= last_named < len(nodes) - 1:
+            body = nodes[last_named]
+            if body.child_count and any(word in body.type for word in _BODY_WORDS):
+                # Closers after a body (`}`, `end`): open the body too, so its last
+                # part can take them along instead of leaving them alone.
+                runs[last_named : last_named + 1] = _group_children(src, body.children)
+        return _pieces_for_runs(src, piece, runs)
     if nodes is not None and nodes[0].child_count:
         children = nodes[0].children
         groups = _group_children(src, children)
@@ -162,13 +220,18 @@ def _cut_between(src: SourceText, left_end: int, right_start: int) -> int:
     right before the second node."""
     if right_start <= left_end:
         return left_end
-    gap = src.data[left_end:right_start]
-    if gap.isspace():
-        nl = gap.rfind(b"\n")
-        if b"\r" in gap:
-            nl = max(nl, gap.rfind(b"\r"))
-        return left_end + nl + 1 if nl >= 0 else right_start
-    return right_start  # text no node covers stays with the left piece
+    data = src.data
+    gap = data[left_end:right_start]
+    if not gap.isspace():
+        return right_start  # text no node covers stays with the left piece
+    nl = gap.rfind(b"\n")
+    if b"\r" in gap:
+        nl = max(nl, gap.rfind(b"\r"))
+    if nl >= 0:
+        return left_end + nl + 1
+    if data[left_end - 1] in (10, 13):  # the left node took its line break (a `//` comment)
+        return left_end
+    return right_start
 
 
 def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, ...]]:
@@ -246,6 +309,8 @@ def _char_cuts(src: SourceText, piece: Piece, size: Callable[[int, int], int], l
             else:
                 hi = mid - 1
         stop = src.floor_char_boundary(lo)
+        if start < stop - 1 and stop < end and src.data[stop - 1] == 13 and src.data[stop] == 10:
+            stop -= 1  # nor between the \r and \n of a CRLF
         if stop <= start:  # never inside a character, always progress
             stop = start + 1
             while not src.is_char_boundary(stop):

@@ -73,54 +73,14 @@ from .parse import ParsedFile
 from .structure import FileStructure, extract_structure
 from .structure.entities import NON_SCOPE_TYPES, Entity
 from .structure.extract import empty_structure
+from .structure.specs.comments import header_comment
 
 #: Header lists longer than this are cut and end with "… (+N more)".
 MAX_DEFINES = 10
 MAX_USES = 10
 
-#: Line comment (or block comment pair) per language, for the header.
-_COMMENT_STYLES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("#", ""): (
-        "python", "ruby", "bash", "fish", "perl", "r", "yaml", "toml", "make", "cmake", "dockerfile",
-        "elixir", "julia", "nim", "powershell", "tcl", "starlark", "gdscript", "nix", "hcl", "terraform",
-        "gitignore", "gitattributes", "requirements", "properties", "gn", "meson", "ninja", "puppet",
-        "graphql", "bitbake", "kconfig", "udev", "pymanifest", "readline", "hyprlang", "sparql", "po",
-        "janet", "magik", "smali", "capnp", "gitcommit", "qmldir", "cairo", "mojo", "crystal", "awk",
-        "coffeescript", "heex", "psv", "tsv", "csv", "pem", "pgn", "chatito", "rego", "gleam_toml",
-    ),
-    ("//", ""): (
-        "c", "cpp", "java", "javascript", "typescript", "tsx", "go", "rust", "csharp", "kotlin", "swift",
-        "scala", "php", "dart", "zig", "groovy", "objc", "cuda", "glsl", "hlsl", "wgsl", "solidity", "proto",
-        "d", "v", "odin", "hare", "gleam", "json", "jsonnet", "kdl", "qmljs", "thrift", "prisma", "bicep",
-        "ispc", "arduino", "apex", "actionscript", "haxe", "fsharp", "fsharp_signature", "pascal",
-        "squirrel", "nqc", "verilog", "netlinx", "typst", "ron", "smithy", "tablegen", "gomod", "hack",
-        "firrtl", "pony", "re2c", "slang", "ungrammar", "uxntal", "mermaid", "bsl", "func", "move",
-    ),
-    ("--", ""): ("sql", "lua", "luau", "haskell", "elm", "purescript", "agda", "ada", "vhdl", "plsql", "idris"),
-    (";", ""): (
-        "commonlisp", "elisp", "scheme", "racket", "clojure", "fennel", "asm", "llvm", "ini", "wast", "wat",
-        "beancount", "yuck", "smt2", "linkerscript_ld",
-    ),
-    ("%", ""): ("latex", "erlang", "matlab", "bibtex", "prolog", "tex"),
-    ("<!--", "-->"): ("html", "xml", "markdown", "markdown_inline", "vue", "svelte", "astro", "dtd", "svg"),
-    ("/*", "*/"): ("css", "scss", "less", "linkerscript"),
-    ("(*", "*)"): ("ocaml", "ocaml_interface", "sml"),
-    ('"', ""): ("vim",),
-    ("{#", "#}"): ("twig", "jinja"),
-    ("<%#", "%>"): ("embeddedtemplate",),
-}
-COMMENT_STYLE: dict[str, tuple[str, str]] = {
-    language: style for style, languages in _COMMENT_STYLES.items() for language in languages
-}
-DEFAULT_COMMENT_STYLE = ("#", "")
-
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
-
-
-def comment_style(language: str | None) -> tuple[str, str]:
-    """``(open, close)`` for one header comment line in ``language`` (close may be empty)."""
-    return COMMENT_STYLE.get(language or "", DEFAULT_COMMENT_STYLE)
 
 
 def short_path(filepath: str) -> str:
@@ -150,7 +110,7 @@ class ContextBuilder:
         self._imports = _dedupe_imports(self.structure.imports)
         self._import_infos = [e.import_info() for e in self._imports]
         self._import_ranges = sorted({(e.start, e.end) for e in self._imports})
-        self._comment = comment_style(parsed.language)
+        self._comment = header_comment(parsed.language)
 
     # -- context -----------------------------------------------------------------------
     def context_for(self, start: int, end: int) -> dict[str, Any]:

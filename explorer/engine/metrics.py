@@ -357,14 +357,13 @@ def classify_cuts(
 
 # -- definitions and their comments ----------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class _LanguageQueries:
+class _LanguageQuery:
     definition_kinds: frozenset[str]
-    definitions: Query | None
-    comments: Query | None
+    query: Query | None  # captures @def and @comment in one walk of the tree
 
 
 @lru_cache(maxsize=None)
-def _queries(language: str) -> _LanguageQueries:
+def _language_query(language: str) -> _LanguageQuery:
     lang = get_language(language)
     named = [
         lang.node_kind_for_id(i)
@@ -376,34 +375,33 @@ def _queries(language: str) -> _LanguageQueries:
     else:
         defs = {k for k in named if _DEFINITION_WORDS.match(k) and k != "ERROR"}
     comments = {k for k in named if "comment" in k}
-    return _LanguageQueries(
-        frozenset(defs), _kinds_query(lang, defs, "def"), _kinds_query(lang, comments, "comment")
-    )
+    patterns = [
+        "[" + " ".join(f"({k})" for k in sorted(kinds)) + f"] @{capture}"
+        for kinds, capture in ((defs, "def"), (comments, "comment"))
+        if kinds
+    ]
+    return _LanguageQuery(frozenset(defs), Query(lang, " ".join(patterns)) if patterns else None)
 
 
 def definition_kinds(language: str) -> frozenset[str]:
     """The node kinds counted as definitions for a language (table or generic rule)."""
-    return _queries(language).definition_kinds
+    return _language_query(language).definition_kinds
 
 
-def _kinds_query(lang: Any, kinds: set[str], capture: str) -> Query | None:
-    if not kinds:
-        return None
-    return Query(lang, "[" + " ".join(f"({k})" for k in sorted(kinds)) + f"] @{capture}")
+def _captures(root: Node, language: str) -> dict[str, list[Node]]:
+    query = _language_query(language).query
+    return QueryCursor(query).captures(root) if query is not None else {}
 
 
-def _captured(query: Query | None, root: Node, capture: str) -> list[Node]:
-    if query is None:
-        return []
-    return QueryCursor(query).captures(root).get(capture, [])
-
-
-def definition_spans(root: Node, language: str) -> list[tuple[int, int, str, bool]]:
+def definition_spans(
+    root: Node, language: str, captures: dict[str, list[Node]] | None = None
+) -> list[tuple[int, int, str, bool]]:
     """``(start, end, kind, top_level)`` of every definition, wrappers and decorators included,
     in document order."""
+    captures = _captures(root, language) if captures is None else captures
     found = []
     seen: set[int] = set()
-    for node in _captured(_queries(language).definitions, root, "def"):
+    for node in captures.get("def", []):
         if node.id in seen or (node.type in NEEDS_BODY and node.child_by_field_name("body") is None):
             continue
         seen.add(node.id)
@@ -427,11 +425,14 @@ def definition_spans(root: Node, language: str) -> list[tuple[int, int, str, boo
     return result
 
 
-def comment_spans(root: Node, language: str, data: bytes) -> list[tuple[int, int]]:
+def comment_spans(
+    root: Node, language: str, data: bytes, captures: dict[str, list[Node]] | None = None
+) -> list[tuple[int, int]]:
     """Outermost comments that start their line, in document order."""
+    captures = _captures(root, language) if captures is None else captures
     spans: list[tuple[int, int]] = []
-    for node in sorted(_captured(_queries(language).comments, root, "comment"), key=lambda n: (n.start_byte, -n.end_byte)):
-        start, end = node.start_byte, node.end_byte
+    for start, end in sorted((n.start_byte, -n.end_byte) for n in captures.get("comment", [])):
+        end = -end
         if spans and start < spans[-1][1]:
             continue  # a comment inside a comment (Rust doc_comment)
         line_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
@@ -465,9 +466,10 @@ def _measure_definitions(metrics: FileMetrics, parsed: ParsedFile, root: Node, s
         k = bisect_right(starts, start) - 1
         return k >= 0 and reach[k] >= end
 
-    comments = comment_spans(root, parsed.language, src.data)
+    captures = _captures(root, parsed.language)
+    comments = comment_spans(root, parsed.language, src.data, captures)
     comment_ends = [e for _, e in comments]
-    for start, end, kind, top in definition_spans(root, parsed.language):
+    for start, end, kind, top in definition_spans(root, parsed.language, captures):
         size = src.measure(unit, start, end)
         if size <= limit:
             split = not held(start, end)

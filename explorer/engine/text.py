@@ -227,6 +227,20 @@ class SourceText:
         return size
 
 
+_STR_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def last_lines(text: str, count: int) -> str:
+    """The last ``count`` lines of a ``str``, line breaks included (split as everywhere
+    here: not at the other separators ``str.splitlines`` knows, such as ``\\f``)."""
+    if count <= 0:
+        return ""
+    starts = [m.end() for m in _STR_NEWLINE.finditer(text)]
+    if starts and starts[-1] == len(text):
+        starts.pop()  # a final line break opens no line
+    return text[starts[-count] :] if count <= len(starts) else text
+
+
 def nws_count(text: str) -> int:
     """Non-whitespace code points of a ``str`` (same whitespace set as :meth:`SourceText.nws`)."""
     return len(text) - sum(text.count(c) for c in " \t\n\r\x0b\x0c")

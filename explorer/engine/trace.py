@@ -202,7 +202,10 @@ class _Narrator:
         self._expanded("descend", piece, parts, "look at its children instead")
 
     def _on_separate(self, piece: Piece, win_start: int | None, parts: list[Piece] | None) -> None:
-        self._expanded("separate", piece, parts, "take its nodes one at a time")
+        if parts and parts[-1].nodes is None:
+            self._expanded("separate", piece, parts, "set the blank lines after it apart")
+        else:
+            self._expanded("separate", piece, parts, "take its nodes one at a time")
 
     def _on_split_lines(self, piece: Piece, win_start: int | None, parts: list[Piece] | None) -> None:
         self._expanded("split_lines", piece, parts, "it is one token, so cut it at line boundaries")

@@ -125,10 +125,13 @@ class ChunkExplorerApp(App[int]):
         self.open_file(message.path)
 
     def on_file_opened(self, message: FileOpened) -> None:
-        if message.document.generation != self.service.generation:
+        document = message.document
+        if document.generation != self.service.generation:
             return  # a newer load superseded this one
         self.problem = ""
-        self.document = message.document
+        self.document = document
+        if not document.file.partial and document.options != self.options:
+            self.apply_options(self.options)  # changed while the file was loading
 
     def on_file_open_failed(self, message: FileOpenFailed) -> None:
         if message.generation != self.service.generation:
@@ -157,8 +160,8 @@ class ChunkExplorerApp(App[int]):
         """New parameters: re-chunk the open file (re-parse only for a new language or strategy)."""
         self.options = options
         document = self.document
-        if document is None:
-            return
+        if document is None or document.file.partial:
+            return  # applied when the file has loaded
         if needs_reparse(document.file.parse_options, options):
             self.service.reparse(document.file, options)
         else:

@@ -36,6 +36,8 @@ class LoadedFile:
     longest_line: int
     #: The pygments lexer for highlighting (looked up here: the first look-up imports a lot).
     lexer: Any = None
+    #: True while only the text is known (a big file being parsed): no tree, no chunks yet.
+    partial: bool = False
 
     @property
     def source(self) -> SourceText:

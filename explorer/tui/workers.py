@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from explorer.engine.api import chunk_parsed
+from explorer.engine.languages import detect_language
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.structure import FileStructure, extract_structure
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 #: Files larger than this are not opened (the walker's default limit is far below it).
 MAX_FILE_BYTES = 64 * 1024 * 1024
+#: From this size on, a file's text is shown before it is parsed and chunked.
+PREVIEW_BYTES = 256 * 1024
 
 
 def structure_of(parsed: ParsedFile) -> FileStructure | None:
@@ -61,6 +64,19 @@ def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str |
     parse_ms = (time.perf_counter() - started) * 1000
     lexer = lexer_for(path, parsed.language)
     return LoadedFile(path, parsed, structure, options, parse_ms, longest_line(source), lexer)
+
+
+def preview_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
+    """The file before parsing: its text, highlighted, with no tree and no chunks yet."""
+    name = display_path(path, root) if root else path
+    language = options.language or detect_language(name, source.data[:256])
+    parsed = ParsedFile(source, name, language, None, fallback="parsing…")
+    return LoadedFile(path, parsed, None, options, 0.0, longest_line(source), lexer_for(path, language), partial=True)
+
+
+def preview_document(file: LoadedFile, options: ChunkOptions, generation: int) -> Document:
+    chunking = Chunking(options, (), ChunkLayout.of((), file.source), ChunkStats.of((), options), 0.0)
+    return Document(file, chunking, generation)
 
 
 def chunk_file(file: LoadedFile, options: ChunkOptions) -> Chunking:
@@ -121,6 +137,11 @@ class DocumentService:
         try:
             if source is None:
                 source = read_source(path)
+                if len(source.data) >= PREVIEW_BYTES:
+                    # Parsing a big file takes a while: show its text meanwhile.
+                    preview = preview_file(path, source, options, self.root)
+                    self.app.post_message(FileOpened(preview_document(preview, options, generation), reloaded))
+                    reloaded = True
             file = parse_file(path, source, options, self.root)
             if worker.is_cancelled:
                 return

@@ -30,7 +30,8 @@ from .atomic import OutputError, atomic_writer, check_writable, write_atomic
 
 __all__ = [
     "SCHEMA_VERSION", "FORMATS", "OutputError", "atomic_writer", "check_writable", "write_atomic",
-    "file_record", "chunk_lines", "JsonDocumentWriter", "JsonlWriter", "render_json", "tool_version",
+    "file_record", "chunk_lines", "encode_file_record", "encode_jsonl", "JsonDocumentWriter",
+    "JsonlWriter", "render_json", "tool_version",
 ]
 
 SCHEMA_VERSION = 1
@@ -63,6 +64,19 @@ def chunk_lines(rel: str, language: str | None, chunks: Iterable[Any]) -> Iterab
         yield json.dumps({"path": rel, "language": language, **chunk.to_dict()}, ensure_ascii=False) + "\n"
 
 
+def encode_file_record(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any,
+                       *, indent: int | None = None) -> tuple[int, str]:
+    """Batch analyzer: ``(chunk count, the file's JSON record)`` encoded in the worker
+    process, so the parent only writes strings (it would otherwise be the bottleneck)."""
+    record = file_record(parsed.path, parsed.language, chunks)
+    return len(chunks), json.dumps(record, ensure_ascii=False, indent=indent)
+
+
+def encode_jsonl(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any) -> tuple[int, str]:
+    """Batch analyzer: ``(chunk count, the file's JSONL lines)`` encoded in the worker."""
+    return len(chunks), "".join(chunk_lines(parsed.path, parsed.language, chunks))
+
+
 class JsonDocumentWriter:
     """Writes the JSON document incrementally: header, one file record at a time, footer.
     ``indent=None`` puts each file record on one line (compact, still line-oriented)."""
@@ -85,7 +99,11 @@ class JsonDocumentWriter:
         out.write(head[:-1].rstrip() + "," + self._nl(1) + '"files": [')
 
     def add(self, record: Mapping[str, Any]) -> None:
-        self.out.write(("," if self._files else "") + self._nl(2) + self._dumps(record, level=2))
+        self.add_encoded(json.dumps(record, ensure_ascii=False, indent=self.indent))
+
+    def add_encoded(self, text: str) -> None:
+        """Add a record already encoded with ``json.dumps(record, indent=self.indent)``."""
+        self.out.write(("," if self._files else "") + self._nl(2) + self._reindent(text, 2))
         self._files += 1
 
     def close(self, skipped: Iterable[Mapping[str, Any]] = (), summary: Mapping[str, Any] | None = None) -> None:
@@ -103,7 +121,9 @@ class JsonDocumentWriter:
         return "\n" + " " * ((self.indent or 0) * level)
 
     def _dumps(self, value: Any, level: int = 0) -> str:
-        text = json.dumps(value, ensure_ascii=False, indent=self.indent)
+        return self._reindent(json.dumps(value, ensure_ascii=False, indent=self.indent), level)
+
+    def _reindent(self, text: str, level: int) -> str:
         if self.indent and level:
             text = text.replace("\n", "\n" + " " * (self.indent * level))
         return text
@@ -118,6 +138,11 @@ class JsonlWriter:
         for line in chunk_lines(rel, language, chunks):
             self.out.write(line)
             self.count += 1
+
+    def add_encoded(self, count: int, lines: str) -> None:
+        """Add lines made by :func:`encode_jsonl`."""
+        self.out.write(lines)
+        self.count += count
 
 
 def render_json(files: Iterable[Mapping[str, Any]], options: ChunkOptions | Mapping[str, Any], root: str,

@@ -20,12 +20,14 @@ from .gitignore import IgnoreRules, glob_to_regex
 #: Directory names skipped by default: version control, dependencies, caches, build output.
 DEFAULT_EXCLUDED_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "_darcs", ".jj",
-    "node_modules", "bower_components", ".yarn", ".pnpm-store",
+    "node_modules", "bower_components", ".yarn", ".pnpm-store", "site-packages", "dist-packages",
     "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".tox", ".nox",
-    ".eggs", ".venv", "venv", ".direnv",
-    "build", "dist", "target", "out", "_build", ".gradle", ".next", ".nuxt", ".svelte-kit",
-    ".parcel-cache", ".turbo", ".terraform", ".idea", ".vs", "coverage", "htmlcov",
+    ".eggs", ".venv", ".direnv",
+    "build", "dist", "target", "_build", ".gradle", ".next", ".nuxt", ".svelte-kit",
+    ".parcel-cache", ".turbo", ".terraform", ".idea", ".vs", "htmlcov",
 })
+# Not "venv": that name is also a package (the standard library's own venv module);
+# environments are recognised by their marker files instead.
 #: Name suffixes of directories skipped by default.
 DEFAULT_EXCLUDED_DIR_SUFFIXES = (".egg-info", ".dist-info")
 #: Files whose presence marks a directory as an environment rather than source.

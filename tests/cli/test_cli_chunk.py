@@ -9,6 +9,7 @@ import pytest
 
 import explorer
 from explorer.cli import chunk_cmd
+from explorer.workspace.export import JsonDocumentWriter
 from explorer.workspace.settings import SETTINGS_FILE
 
 
@@ -68,14 +69,15 @@ def test_interrupted_run_leaves_existing_output_untouched(cli, project, monkeypa
     target = project.parent / "out.json"
     target.write_text("previous export")
     calls = []
+    real_add = JsonDocumentWriter.add_encoded
 
-    def interrupt(*args, **kwargs):
-        calls.append(args)
+    def interrupt(self, text):  # Ctrl-C after the first file record was written
+        calls.append(text)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return {"path": args[0], "chunks": []}
+        real_add(self, text)
 
-    monkeypatch.setattr(chunk_cmd, "file_record", interrupt)
+    monkeypatch.setattr(JsonDocumentWriter, "add_encoded", interrupt)
     run = cli("chunk", project, "-o", target, "--jobs", "1")
     assert run.code == 130
     assert "interrupted" in run.err

@@ -97,7 +97,7 @@ def test_invalid_batch_options_raise_at_once() -> None:
 
 
 def test_empty_input() -> None:
-    assert chunk_batch([], jobs=2) == []
+    assert explorer.chunk_batch([], jobs=2) == []  # the public API
     assert list(chunk_batch_stream(iter([]), jobs=2)) == []
 
 

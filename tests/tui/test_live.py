@@ -144,7 +144,9 @@ async def test_export_to_an_unwritable_place_says_why_and_writes_nothing(project
 
 
 async def test_escape_cancels_the_export(project: Path, tmp_path: Path):
-    app = make_app(project / "inventory.py", start_dir=tmp_path)
+    start = tmp_path / "started-here"
+    start.mkdir()
+    app = make_app(project / "inventory.py", start_dir=start)
     async with app.run_test(size=SIZE) as pilot:
         await opened(app, pilot)
         await pilot.press("e")
@@ -152,7 +154,7 @@ async def test_escape_cancels_the_export(project: Path, tmp_path: Path):
         await pilot.press("escape")
         await pilot.pause(0.2)
         assert not isinstance(app.screen, ExportScreen)
-        assert list(tmp_path.iterdir()) == []
+        assert list(start.iterdir()) == []
 
 
 async def test_the_palette_exports_the_whole_tree_with_progress(project: Path, tmp_path: Path):

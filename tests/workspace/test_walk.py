@@ -45,7 +45,8 @@ def test_default_excludes_skip_vcs_dependencies_environments_and_build_output(tm
         write(tmp_path / rel)
     write(tmp_path / "myenv" / "pyvenv.cfg", "home = /usr\n")
     write(tmp_path / "myenv" / "lib" / "site.py")
-    assert taken(tmp_path) == ["src/app.py"]
+    write(tmp_path / "venv" / "__init__.py")  # a package named venv (as in the stdlib), not an environment
+    assert taken(tmp_path) == ["src/app.py", "venv/__init__.py"]
     reasons = skipped(tmp_path)
     assert reasons["myenv"] == ENVIRONMENT
     for name in (".git", "node_modules", "build", "dist", "target", "src/__pycache__", "pkg.egg-info"):

@@ -5,10 +5,10 @@ style, prefixes ``r``/``u`` allowed, ``b``/``f`` not), trimmed per PEP 257:
 blank edge lines dropped, the common indentation of the lines after the first
 removed. Escapes are left as written.
 
-Comment docs: the run of comments that ends on the line right above the item
-(or on the item's own line, before it), each starting its own line, with no
-blank line anywhere in the run and nothing but whitespace or "skip" nodes (Rust
-attributes) between. The first comment up must be a doc comment for the
+Comment docs: the run of line comments, or the one block comment, that ends on
+the line right above the item (or a block comment on the item's own line, before
+it), starting its own line, with no blank line anywhere in the run and nothing
+between it and the item but "skip" lines (Rust ``#[attributes]``). The first comment up must be a doc comment for the
 language (``/**`` for JSDoc, Javadoc, KDoc, PHPDoc, Scaladoc; ``///`` or
 ``/**`` for Rust, C# and Swift; any comment for Go, C, C++, Ruby and the
 generic languages); the run stops at the first comment that is not. Markers are
@@ -20,13 +20,11 @@ trimmed like a Python docstring.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-
 from ..text import SourceText
+from .specs.comments import CommentSyntax
 
 _PY_STRING = re.compile(r"""^[rRuU]?("{3}|'{3}|"|')(.*)\1$""", re.S)
 _LINE_MARKER = re.compile(r"^(?://[/!]?|#+|--+|;+|%+)[ ]?")
-_NEWLINES = re.compile(rb"\r\n|\r|\n")
 
 
 def trim(text: str) -> str | None:
@@ -54,8 +52,9 @@ def python_string_doc(literal: str) -> str | None:
 
 def python_docstring(body, data: bytes) -> str | None:
     """The docstring of a Python ``block`` node: its first statement if that is a string."""
-    for child in body.named_children:
-        if child.type == "comment":
+    for i in range(body.named_child_count):
+        child = body.named_child(i)
+        if child is None or child.type == "comment":
             continue
         node = child.named_child(0) if child.type == "expression_statement" else child
         if node is None or node.type != "string":
@@ -76,10 +75,18 @@ def is_doc_comment(text: str, prefixes: tuple[str, ...]) -> bool:
     return False
 
 
+_BLOCKS = (("/*", "*/"), ("<!--", "-->"), ("(*", "*)"), ("{-", "-}"), ("--[[", "]]"), ("=begin", "=end"), ("#=", "=#"))
+
+
 def strip_comment(text: str) -> list[str]:
     """A comment's lines without comment markers."""
-    if text.startswith("/*"):
-        body = text[2:-2] if text.endswith("*/") and len(text) >= 4 else text[2:]
+    for opener, closer in _BLOCKS:
+        if text.startswith(opener) and text.endswith(closer) and len(text) >= len(opener) + len(closer):
+            body = text[len(opener) : len(text) - len(closer)]
+            break
+    else:
+        body = None
+    if body is not None:
         body = body.lstrip("*!")
         lines = []
         for line in body.splitlines():
@@ -100,42 +107,80 @@ def comment_doc(comments: list[str]) -> str | None:
     return trim("\n" + "\n".join(lines)) if lines else None
 
 
-class CommentIndex:
-    """Comments (and skip nodes) of a file, for finding the doc comment above an item
-    with a binary search instead of walking siblings (which is slow in tree-sitter)."""
+#: A block comment is searched for at most this many lines up.
+MAX_BLOCK_LINES = 400
 
-    __slots__ = ("source", "items", "ends", "prefixes")
 
-    def __init__(self, source: SourceText, items: list[tuple[int, int, bool]], prefixes: tuple[str, ...]):
-        items.sort()
+class DocFinder:
+    """Finds the doc comment above an item by reading the source lines above it.
+
+    Reading text (instead of capturing every comment node, or walking siblings,
+    which tree-sitter does slowly) costs a few slices per entity. The comment must
+    start its own line; ``skip`` lines (Rust ``#[attributes]``) may sit between the
+    comment and the item.
+    """
+
+    __slots__ = ("source", "line", "block", "prefixes", "skip")
+
+    def __init__(
+        self,
+        source: SourceText,
+        syntax: CommentSyntax,
+        prefixes: tuple[str, ...],
+        skip: tuple[str, ...] = (),
+    ):
         self.source = source
-        self.items = items  # (start, end, is_comment), sorted and disjoint
-        self.ends = [end for _, end, _ in items]
+        self.line = syntax.line.encode() if syntax.line else None
+        self.block = (syntax.block[0].encode(), syntax.block[1].encode()) if syntax.block else None
         self.prefixes = prefixes
+        self.skip = tuple(p.encode() for p in skip)
 
     def doc_above(self, start: int) -> str | None:
-        data = self.source.data
+        source, data = self.source, self.source.data
+        starts = source.line_starts
+        row = source.line_of(start)
+        before = data[starts[row] : start]
+        if before.strip():  # code before the item on its line: only "/** doc */ item" counts
+            block = self._block_ending_at(before.rstrip(), starts[row])
+            return comment_doc([block]) if block else None
         texts: list[str] = []
-        pos = start
-        i = bisect_right(self.ends, start) - 1
-        while i >= 0:
-            c_start, c_end, is_comment = self.items[i]
-            gap = data[c_end:pos]
-            # some grammars end a line comment after its newline: count that one too
-            newlines = len(_NEWLINES.findall(gap)) + (data[c_end - 1 : c_end] in (b"\n", b"\r"))
-            if gap.strip() or newlines > 1:
+        row -= 1
+        while row >= 0:
+            line = data[starts[row] : starts[row + 1]].strip()
+            if not line:
                 break
-            if is_comment:
-                if not self._starts_line(c_start):
-                    break
-                text = data[c_start:c_end].decode("utf-8", "replace").strip()
+            if not texts and self.skip and line.startswith(self.skip):
+                row -= 1
+                continue
+            if self.line and line.startswith(self.line) and not (self.block and line.startswith(self.block[0])):
+                text = line.decode("utf-8", "replace")
                 if not is_doc_comment(text, self.prefixes):
                     break
                 texts.append(text)
-            pos = c_start
-            i -= 1
+                row -= 1
+                continue
+            if self.block and not texts and line.endswith(self.block[1]):
+                block = self._block_ending_at(data[starts[row] : starts[row + 1]].rstrip(), starts[row])
+                if block:
+                    texts.append(block)
+            break
         return comment_doc(texts[::-1]) if texts else None
 
-    def _starts_line(self, offset: int) -> bool:
-        line_start = self.source.line_starts[self.source.line_of(offset)]
-        return not self.source.data[line_start:offset].strip()
+    def _block_ending_at(self, line: bytes, line_start: int) -> str | None:
+        """The block comment ending at the end of ``line`` (which starts at
+        ``line_start``), if it starts its own line and is a doc comment."""
+        assert self.block is not None
+        opener, closer = self.block
+        if not line.endswith(closer):
+            return None
+        data = self.source.data
+        end = line_start + len(line)
+        first_row = max(0, self.source.line_of(line_start) - MAX_BLOCK_LINES)
+        at = data.rfind(opener, self.source.line_starts[first_row], end - len(closer))
+        if at < 0:
+            return None
+        own_line = self.source.line_starts[self.source.line_of(at)]
+        if data[own_line:at].strip():
+            return None
+        text = data[at:end].decode("utf-8", "replace")
+        return text if is_doc_comment(text, self.prefixes) else None

@@ -2,31 +2,32 @@
 
 The query for the language (hand-written, or generic) runs once over the tree in
 C; Python then only touches the matched nodes: names, signatures, docstrings,
-imports. Nothing walks the whole tree in Python, and nothing walks up parents or
+imports. Nothing walks the tree in Python, and nothing walks up parents or
 sideways through siblings (both are slow in tree-sitter): wrappers come from
-``@outer`` captures and doc comments from a sorted comment list.
+``@outer`` captures and doc comments from reading the lines above an entity.
 """
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
 from tree_sitter import Node, QueryCursor
 
 from ..parse import ParsedFile
-from .docstrings import CommentIndex, python_docstring
+from .docstrings import DocFinder, python_docstring
 from .entities import Entity, FileStructure
 from .imports import build_exports, build_imports
 from .scope import ScopeIndex, build_scope_tree
 from .signatures import make_signature
 from .specs import LanguageSpec, compiled_query, spec_for
-
-#: Per language, per pattern index: (role, detail) where role is one of
-#: item/outer/import/export/comment/skip and detail the entity type or wrapper kind.
-_ROLES: dict[tuple[str, int], tuple[str, str, str]] = {}
+from .specs.comments import comment_syntax
 
 #: Node types that name a thing in most grammars (for the generic extraction).
 _NAME_KINDS = ("identifier", "name", "type_identifier", "constant", "word", "simple_identifier")
+
+_ITEM, _OUTER, _IMPORT, _EXPORT, _NONE = range(5)
 
 
 def empty_structure(language: str | None, level: str = "none") -> FileStructure:
@@ -45,84 +46,86 @@ def extract_structure(parsed: ParsedFile) -> FileStructure:
     query = compiled_query(language)
     if query is None:
         return empty_structure(language, spec.level)
-    collected = _collect(language, QueryCursor(query).matches(parsed.tree.root_node))
     source = parsed.source
     data = source.data
-    comments = (
-        CommentIndex(source, collected.comments, spec.doc_prefixes)
-        if collected.comments and spec.doc == "comments"
+    items, wrappers, import_rows, export_rows = _collect(
+        language, spec, QueryCursor(query).matches(parsed.tree.root_node), data
+    )
+    import_ids = {statement.id for statement, _ in import_rows}
+    finder = (
+        DocFinder(source, comment_syntax(language), spec.doc_prefixes, spec.doc_skip)
+        if spec.doc == "comments"
         else None
     )
+    constant_names = _regex(spec.constant_names)
     generic = spec.level == "generic"
     entities: list[Entity] = []
-    for _, entity_type, item, caps in collected.items.values():
-        if item.id in collected.import_ids:
+    for _, entity_type, item, caps in items.values():
+        if item.id in import_ids:
             continue
-        entity = _make_entity(entity_type, item, caps, collected.wrappers, data, spec, generic)
+        entity = _make_entity(entity_type, item, caps, wrappers, data, generic)
         if entity is None:
             continue
+        if entity_type == "constant" and constant_names and not constant_names.fullmatch(entity.name):
+            continue
         entity.line_start, entity.line_end = source.line_range(entity.start, entity.end)
-        if spec.doc == "python":
+        if finder is not None:
+            entity.docstring = finder.doc_above(entity.start)
+        elif entity_type in ("function", "class"):
             body = caps.get("body")
-            if body and entity_type in ("function", "class"):
+            if body:
                 entity.docstring = python_docstring(body[0], data)
-        elif comments is not None:
-            entity.docstring = comments.doc_above(entity.start)
         entities.append(entity)
-    imports = build_imports(collected.imports, source, spec)
-    exports = build_exports(collected.exports, source)
+    imports = build_imports(import_rows, source, spec)
+    exports = build_exports(export_rows, source)
     everything = entities + imports + exports
     roots = build_scope_tree(everything)
     return FileStructure(
-        language,
-        spec.level,
-        everything,
-        imports,
-        exports,
-        roots,
-        scope=ScopeIndex(everything, roots),
+        language, spec.level, everything, imports, exports, roots, scope=ScopeIndex(everything, roots)
     )
 
 
-class _Collected:
-    __slots__ = ("items", "wrappers", "comments", "imports", "exports", "import_ids")
-
-    def __init__(self) -> None:
-        self.items: dict[tuple[int, int], tuple[int, str, Node, dict[str, list[Node]]]] = {}
-        self.wrappers: dict[int, tuple[Node, str]] = {}
-        self.comments: list[tuple[int, int, bool]] = []
-        self.imports: list[tuple[Node, dict[str, list[Node]]]] = []
-        self.exports: list[tuple[Node, dict[str, list[Node]]]] = []
-        self.import_ids: set[int] = set()
+@lru_cache(maxsize=None)
+def _regex(pattern: str | None) -> re.Pattern[str] | None:
+    return re.compile(pattern) if pattern else None
 
 
-def _role(language: str, pattern: int, caps: dict[str, list[Node]]) -> tuple[str, str, str]:
-    """Classify a pattern by its captures (the role captures are never optional)."""
-    key = (language, pattern)
-    role = _ROLES.get(key)
-    if role is None:
-        role = ("none", "", "")
-        for name in caps:
-            head, _, tail = name.partition(".")
-            if name in ("import", "export", "comment"):
-                role = (name, "", name)
-                break
-            if head in ("item", "outer"):
-                role = (head, tail, name)
-                break
-            if name == "doc.skip":
-                role = ("skip", "", name)
-                break
-        _ROLES[key] = role
-    return role
+#: Per language, per pattern index: (role, detail, capture name), computed from
+#: the first match of the pattern (role captures are never optional).
+_ROLES: dict[str, dict[int, tuple[int, str, str]]] = {}
 
 
-def _collect(language: str, matches: list[tuple[int, dict[str, list[Node]]]]) -> _Collected:
-    out = _Collected()
-    items = out.items
+def _role(caps: dict[str, list[Node]]) -> tuple[int, str, str]:
+    for name in caps:
+        if name == "import":
+            return (_IMPORT, "", name)
+        if name == "export":
+            return (_EXPORT, "", name)
+        head, _, tail = name.partition(".")
+        if head == "item":
+            return (_ITEM, tail, name)
+        if head == "outer":
+            return (_OUTER, tail, name)
+    return (_NONE, "", "")
+
+
+def _collect(
+    language: str, spec: LanguageSpec, matches: list[tuple[int, dict[str, list[Node]]]], data: bytes
+) -> tuple[dict, dict, list, list]:
+    roles = _ROLES.setdefault(language, {})
+    items: dict[tuple[int, int], tuple[int, str, Node, dict[str, list[Node]]]] = {}
+    wrappers: dict[int, tuple[Node, str]] = {}
+    imports: list[tuple[Node, dict[str, list[Node]]]] = []
+    exports: list[tuple[Node, dict[str, list[Node]]]] = []
     for pattern, caps in matches:
-        role, detail, capture = _role(language, pattern, caps)
-        if role == "item":
+        role = roles.get(pattern)
+        if role is None:
+            role = roles[pattern] = _role(caps)
+        kind, detail, capture = role
+        call = caps.get("call")
+        if call and data[call[0].start_byte : call[0].end_byte].decode("utf-8", "replace") not in spec.calls:
+            continue
+        if kind == _ITEM:
             # one node captured by several patterns: the earliest pattern wins,
             # so query files list the specific patterns first
             item = caps[capture][0]
@@ -131,20 +134,15 @@ def _collect(language: str, matches: list[tuple[int, dict[str, list[Node]]]]) ->
             known = items.get(key)
             if known is None or pattern < known[0]:
                 items[key] = (pattern, detail, item, caps)
-        elif role == "comment" or role == "skip":
-            node = caps[capture][0]
-            out.comments.append((node.start_byte, node.end_byte, role == "comment"))
-        elif role == "import":
-            node = caps["import"][0]
-            out.import_ids.add(node.id)
-            out.imports.append((node, caps))
-        elif role == "export":
-            out.exports.append((caps["export"][0], caps))
-        elif role == "outer":
+        elif kind == _IMPORT:
+            imports.append((caps[capture][0], caps))
+        elif kind == _EXPORT:
+            exports.append((caps[capture][0], caps))
+        elif kind == _OUTER:
             wrapped = caps.get("wrapped")
             if wrapped:
-                out.wrappers[wrapped[0].id] = (caps[capture][0], detail)
-    return out
+                wrappers[wrapped[0].id] = (caps[capture][0], detail)
+    return items, wrappers, imports, exports
 
 
 def _make_entity(
@@ -153,14 +151,13 @@ def _make_entity(
     caps: dict[str, list[Node]],
     wrappers: dict[int, tuple[Node, str]],
     data: bytes,
-    spec: LanguageSpec,
     generic: bool,
 ) -> Entity | None:
     name = _name(item, caps, data, generic)
     if name is None:
         return None
-    start, end = item.start_byte, item.end_byte
-    sig_start = start
+    start = sig_start = item.start_byte
+    end = item.end_byte
     exported = False
     node = item
     for _ in range(8):  # wrappers nest a few levels at most (export > decorators > template)
@@ -176,19 +173,22 @@ def _make_entity(
     body = caps.get("sig.end") or caps.get("body")
     if body:
         sig_end = body[0].start_byte
+    elif generic:
+        field = item.child_by_field_name("body")
+        if field is not None:
+            sig_end = field.start_byte
+        else:
+            newline = data.find(b"\n", sig_start, item.end_byte)
+            sig_end = newline if newline > 0 else item.end_byte
     else:
-        field = item.child_by_field_name("body") if generic else None
-        sig_end = field.start_byte if field is not None else item.end_byte
-        if generic and field is None:
-            newline = data.find(b"\n", sig_start, sig_end)
-            sig_end = newline if newline > 0 else sig_end
+        sig_end = item.end_byte
     return Entity(
-        name=name,
-        type=entity_type,
-        kind=item.type,
-        start=start,
-        end=end,
-        signature=make_signature(data, sig_start, sig_end) or name,
+        name,
+        entity_type,
+        item.type,
+        start,
+        end,
+        make_signature(data, sig_start, sig_end) or name,
         is_exported=exported,
     )
 
@@ -215,9 +215,12 @@ def _name(item: Node, caps: dict[str, Any], data: bytes, generic: bool) -> str |
         node = _guess_name(item)
     if node is None:
         return None
-    text = " ".join(data[node.start_byte : node.end_byte].decode("utf-8", "replace").split())
-    if text.startswith(":") and len(text) > 1:  # Ruby symbols (attr_reader :name)
-        text = text[1:]
-    if not text or len(text) > 200:
+    raw = data[node.start_byte : node.end_byte]
+    if len(raw) > 200:
         return None
-    return text
+    text = raw.decode("utf-8", "replace")
+    if not text.isidentifier():
+        text = " ".join(text.split())
+        if text.startswith(":") and len(text) > 1:  # Ruby symbols (attr_reader :name)
+            text = text[1:]
+    return text or None

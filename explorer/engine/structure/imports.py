@@ -95,6 +95,9 @@ def build_imports(
         if not names and bare_source:
             names.append(_bare(bare_source, spec))
         names.sort(key=lambda row: row.get("at", 0))  # source order, whatever the pattern order
+        globs = {row["source"] for row in names if row.get("wildcard")}
+        if globs:  # `using namespace a::b` also matched the plain `using a::b` pattern
+            names = [row for row in names if row.get("wildcard") or row["source"] not in globs]
         out.extend(_entities(statement, names, source))
     return out
 

@@ -30,8 +30,9 @@ def make_signature(data: bytes, start: int, end: int) -> str:
     or the declaration's end when it has no body)."""
     cut = end - start > 4 * MAX_SIGNATURE  # whitespace collapses, so read a bit more
     raw = data[start : start + 4 * MAX_SIGNATURE] if cut else data[start:end]
-    text = collapse(raw.decode("utf-8", "replace"))
-    text = _TRAILING.sub("", text)
+    text = b" ".join(raw.split()).decode("utf-8", "replace")
+    if text and text[-1] in "{:=;,>":
+        text = _TRAILING.sub("", text)
     if cut or len(text) > MAX_SIGNATURE:
         text = text[: MAX_SIGNATURE - 1].rstrip() + "…"
     return text

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ..messages import AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
@@ -28,8 +29,14 @@ from ..widgets.scope.tree import ScopeTree
 from ..widgets.source.view import SourceView
 
 
+#: Seconds the source cursor must rest before the AST and scope trees follow it.
+TREES_FOLLOW_DELAY = 0.12
+
+
 class ExploreScreen(Screen):
     """Everything about one file, side by side."""
+
+    _reveal_timer: Timer | None = None
 
     BINDINGS = [
         Binding("1", "focus_pane('files')", "Files", show=False, id="focus.files"),
@@ -108,8 +115,11 @@ class ExploreScreen(Screen):
         source.border_title = name
         language = file.parsed.language or "plain text"
         mode = f"line-based ({file.parsed.fallback})" if file.parsed.fallback else "AST"
+        if file.partial:
+            mode = "parsing…"
         source.border_subtitle = f"{language} · {mode} · {file.source.line_count} lines"
-        self.query_one("#chunks").border_title = f"Chunks ({len(document.chunks)})"
+        self.query_one("#chunks").border_title = "Chunks (…)" if file.partial else f"Chunks ({len(document.chunks)})"
+        self.query_one(ChunkList).empty_message = "parsing and chunking…" if file.partial else "no chunks"
         self.sub_title = name
 
     def _options_changed(self, options) -> None:
@@ -135,8 +145,10 @@ class ExploreScreen(Screen):
             detail.show_chunk(document.chunks[index], document.options.max_size)
         self.query_one("#detail").border_title = f"Chunk {index + 1}"
 
-    def _follow_cursor(self, byte: int, *, scroll: bool) -> None:
-        """Move chunk list, AST and scope to what is at ``byte``, without echoes."""
+    def _follow_cursor(self, byte: int, *, scroll: bool, trees_later: bool = False) -> None:
+        """Move chunk list, AST and scope to what is at ``byte``, without echoes.
+        With ``trees_later`` the two trees follow once the cursor rests (expanding
+        tree paths on every key of a fast scroll would only slow it down)."""
         document = self.document
         if document is None:
             return
@@ -144,12 +156,22 @@ class ExploreScreen(Screen):
         self.query_one(ChunkList).select(index)
         self.query_one(SourceView).select_chunk(index, scroll=scroll)
         self._show_chunk(index)
+        if self._reveal_timer is not None:
+            self._reveal_timer.stop()
+            self._reveal_timer = None
+        if trees_later:
+            self._reveal_timer = self.set_timer(TREES_FOLLOW_DELAY, lambda: self._reveal_in_trees(byte))
+        else:
+            self._reveal_in_trees(byte)
+
+    def _reveal_in_trees(self, byte: int) -> None:
+        self._reveal_timer = None
         self.query_one(AstTree).reveal(byte)
         self.query_one(ScopeTree).reveal(byte)
 
     @on(SourceCursorMoved)
     def _cursor_moved(self, message: SourceCursorMoved) -> None:
-        self._follow_cursor(message.byte, scroll=False)
+        self._follow_cursor(message.byte, scroll=False, trees_later=True)
 
     @on(ChunkSelected)
     def _chunk_selected(self, message: ChunkSelected) -> None:

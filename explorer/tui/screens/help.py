@@ -74,7 +74,7 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical {
-        width: 100; max-width: 95%; height: 90%;
+        width: 112; max-width: 95%; height: 90%;
         border: round $accent; background: $surface; padding: 0 1;
     }
     HelpScreen TextPane { height: 1fr; }

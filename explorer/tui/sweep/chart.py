@@ -12,11 +12,8 @@ from rich.text import Text
 from explorer.cli.sweep_cmd import bar, human_bytes
 from explorer.engine.sweep import SettingResult, SweepResult
 
-#: (header, justification) of the table columns.
-TABLE_COLUMNS = (
-    ("#", "right"), ("max size", "right"), ("chunks", "right"), ("median", "right"), ("p95", "right"),
-    ("tiny%", "right"), ("over%", "right"), ("split defs", "right"), ("doc split%", "right"), ("index", "right"),
-)
+#: Headers of the table columns (the cells are right-aligned).
+TABLE_COLUMNS = ("#", "max size", "chunks", "median", "p95", "tiny%", "over%", "split defs", "doc split%", "index")
 
 BAR_WIDTH = 22
 

@@ -26,6 +26,7 @@ from explorer.cli.sweep_cmd import DEFAULT_MAX_SIZES
 from explorer.engine.options import ChunkOptions
 from explorer.engine.sweep import SweepResult, settings_grid, sweep
 
+from ..processes import prepare_process_pools
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 
 LABEL = Style(dim=True)
@@ -84,9 +85,9 @@ class SweepScreen(Screen):
         #sweep-controls { height: 3; padding: 0 1; }
         #sweep-controls Label { padding: 1 1 0 0; }
         #sweep-sizes { width: 40; }
-        #sweep-progress { padding: 1 0 0 2; width: 1fr; }
+        #sweep-progress { margin: 1 0 0 2; width: 1fr; }
         #sweep-table { height: auto; max-height: 50%; }
-        #sweep-chart { height: 1fr; padding: 0 1; }
+        #sweep-chart { height: auto; padding: 0 1; }
         #sweep-status { height: auto; padding: 0 1; color: $text-muted; }
         #sweep-table, #sweep-chart {
             border: round $panel-lighten-2;
@@ -126,7 +127,7 @@ class SweepScreen(Screen):
         self.sub_title = self.root
         table = self.query_one(DataTable)
         table.border_title = "Settings (enter: use · s: save to the settings file)"
-        for name, justify in TABLE_COLUMNS:
+        for name in TABLE_COLUMNS:
             table.add_column(name, key=name)
         self.query_one("#sweep-chart").border_title = "Trade-offs"
         self.action_run()
@@ -144,6 +145,8 @@ class SweepScreen(Screen):
         progress.update(total=None, progress=0)
         self._status(f"Sweeping {len(settings)} settings over {self.root} …")
         walk = getattr(self.app, "walk_options", None)
+        if self.jobs != 1:
+            prepare_process_pools()
         self.run_worker(
             partial(self._sweep_worker, settings, walk, self.generation), name="sweep", group="sweep",
             exclusive=True, thread=True, exit_on_error=False, description="sweep the explored directory",

@@ -7,6 +7,7 @@ moves an index through it.
 
 from __future__ import annotations
 
+import re
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from tree_sitter import Node
 from explorer.engine.api import chunk_parsed
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
-from explorer.engine.parse import parse_source
+from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.trace import TraceStep, trace_parsed
 
 from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile, needs_reparse
@@ -33,6 +34,8 @@ DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {
     "keep_together": (frozenset({"keep_together"}), "a comment stays with its definition"),
 }
 KIND_ORDER = tuple(DECISION_KINDS)
+
+_NON_SPACE = re.compile(rb"[^ \t\r\n\f\v]")
 
 #: Play speeds in steps per second (f / s move along them).
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
@@ -124,25 +127,27 @@ def load_file(path: str, options: ChunkOptions, root: str | None = None) -> Load
     return parse_file(path, read_source(path), options, root)
 
 
-def node_for_step(root: Node | None, step: TraceStep) -> Node | None:
+def node_for_step(parsed: ParsedFile, step: TraceStep) -> Node | None:
     """The syntax node a step is about: the first node of its piece, or for a piece of
     text (a part of a cut token) the smallest named node holding it."""
+    root = parsed.root
     if root is None or step.piece is None:
         return None
     start, end = step.piece.start, step.piece.end
     if not step.node_types:
         return root.named_descendant_for_byte_range(start, max(start, end))
+    # A piece takes in the whitespace around its nodes: its first node starts at its
+    # first non-whitespace byte.
+    data = parsed.source.data
+    match = _NON_SPACE.search(data, start, max(start, end))
+    first = match.start() if match else start
     wanted = step.node_types[0]
-    node = root.descendant_for_byte_range(start, start)
+    node = root.descendant_for_byte_range(first, first)
     found = None
-    # Up from the innermost node at the piece's start: the outermost one of the
-    # wanted type that starts there and lies inside the piece.
-    while node is not None and node.start_byte == start:
-        if node.type == wanted and node.end_byte <= max(end, start + 1):
+    # Up from the innermost node there: the outermost one of the wanted kind that
+    # starts there and lies inside the piece.
+    while node is not None and node.start_byte == first:
+        if node.type == wanted and node.end_byte <= max(end, first + 1):
             found = node
         node = node.parent
-    if found is None:
-        found = root.named_descendant_for_byte_range(start, max(start, end))
-    return found
-
-
+    return found or root.named_descendant_for_byte_range(start, max(start, end))

@@ -230,7 +230,7 @@ class TeachScreen(Screen):
         if source.document is not None and source.document.chunking is not chunking:
             source.show_chunking(chunking)
         source.show_step(step)
-        self.query_one(AstTree).reveal_node(node_for_step(run.file.parsed.root, step))
+        self.query_one(AstTree).reveal_node(node_for_step(run.file.parsed, step))
         self.query_one(StepNarration).show_step(step, len(run.steps), run.done[index])
         before = (run.steps[index - 1].window_size or 0) if index > 0 else 0
         self.query_one(WindowGauge).show_step(step, before, run.options.size_unit)

@@ -47,19 +47,19 @@ class TraceSourceView(OverlaySourceView):
     def __init__(self, *, id: str | None = None):
         super().__init__(id=id)
         self.step: TraceStep | None = None
-        self._styles: TeachStyles | None = None
+        self._teach_styles: TeachStyles | None = None
         self.message = "Tracing…"
 
     @property
     def styles_for_teaching(self) -> TeachStyles:
-        if self._styles is None:
+        if self._teach_styles is None:
             accent = Color.parse(self.app.current_theme.accent or "#ffa62b")
-            self._styles = TeachStyles.build(self.background_colors[1], accent, self.app.current_theme.dark)
-        return self._styles
+            self._teach_styles = TeachStyles.build(self.background_colors[1], accent, self.app.current_theme.dark)
+        return self._teach_styles
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles = None
+        self._teach_styles = None
         if self.step is not None:
             self.overlays = self._overlays_for(self.step)
 

@@ -28,10 +28,10 @@ Capture names used by the queries (the extractor knows nothing else):
     Scala selectors).
 ``@export`` with ``@export.name``, ``@export.alias``, ``@export.source``, ``@export.all``
     re-exports and ``export default <expression>``.
-``@comment`` / ``@doc.skip``
-    comments (doc comment candidates) and nodes a doc comment may sit above
-    without losing its item (Rust attributes).
-Captures starting with ``_`` are for predicates only. When several patterns
+``@call``
+    a called function's name that must be one of the spec's ``calls``
+    (``require``, ``attr_reader``), else the match is ignored. Queries use no
+    text predicates (``#eq?``, ``#match?``): the binding evaluates them slowly. When several patterns
 capture the same node with the same name, the earliest pattern wins, so files
 list specific patterns (a ``const`` field) before general ones (any field).
 """
@@ -49,6 +49,7 @@ from ...languages import get_language
 
 #: Comment prefixes shared by the C family's doc conventions.
 _JSDOC = ("/**",)
+_REQUIRE = frozenset({"require"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,8 @@ class LanguageSpec:
 
     ``doc``: ``"python"`` (first string of the body) or ``"comments"`` (comments
     directly above). ``doc_prefixes``: comments starting with one of these are
-    doc comments (empty: any comment). ``import_bare``: what an import that names
+    doc comments (empty: any comment). ``doc_skip``: lines starting with these may
+    sit between a doc comment and its item. ``import_bare``: what an import that names
     no symbol means: ``"binds"`` (it binds its last path segment: Go, Java),
     ``"side_effect"`` (``import './x'``) or ``"wildcard"`` (``#include``,
     ``require``). ``path_separators``: how import paths split into segments.
@@ -73,27 +75,36 @@ class LanguageSpec:
     import_last_segment: bool = True
     #: How an ``@import.tree`` capture is expanded (a function in ``imports.TREE_EXPANDERS``).
     import_tree: str = ""
+    doc_skip: tuple[str, ...] = ()
+    #: Accepted ``@call`` names.
+    calls: frozenset[str] = frozenset()
+    #: Constants whose names do not match this regular expression are dropped.
+    constant_names: str | None = None
     level: str = "full"
 
 
 SPECS: dict[str, LanguageSpec] = {
     spec.name: spec
     for spec in (
-        LanguageSpec("python", ("python.scm",), doc="python", import_last_segment=False),
+        LanguageSpec(
+            "python", ("python.scm",), doc="python", import_last_segment=False,
+            constant_names=r"_*[A-Z][A-Z0-9_]*",
+        ),
         LanguageSpec(
             "typescript", ("ecmascript.scm", "typescript.scm"), doc_prefixes=_JSDOC,
-            import_bare="side_effect", path_separators=("/",),
+            import_bare="side_effect", path_separators=("/",), calls=_REQUIRE,
         ),
         LanguageSpec(
             "tsx", ("ecmascript.scm", "typescript.scm"), doc_prefixes=_JSDOC,
-            import_bare="side_effect", path_separators=("/",),
+            import_bare="side_effect", path_separators=("/",), calls=_REQUIRE,
         ),
         LanguageSpec(
             "javascript", ("ecmascript.scm", "javascript.scm"), doc_prefixes=_JSDOC,
-            import_bare="side_effect", path_separators=("/",),
+            import_bare="side_effect", path_separators=("/",), calls=_REQUIRE,
         ),
         LanguageSpec(
-            "rust", ("rust.scm",), doc_prefixes=("///", "/**"), path_separators=("::",), import_tree="rust"
+            "rust", ("rust.scm",), doc_prefixes=("///", "/**"), path_separators=("::",),
+            import_tree="rust", doc_skip=("#[",),
         ),
         LanguageSpec("go", ("go.scm",), import_bare="binds", path_separators=("/",)),
         LanguageSpec("java", ("java.scm",), doc_prefixes=_JSDOC),
@@ -102,7 +113,11 @@ SPECS: dict[str, LanguageSpec] = {
         LanguageSpec("csharp", ("csharp.scm",), doc_prefixes=("///", "/**")),
         LanguageSpec("kotlin", ("kotlin.scm",), doc_prefixes=_JSDOC),
         LanguageSpec("swift", ("swift.scm",), doc_prefixes=("///", "/**"), import_bare="binds"),
-        LanguageSpec("ruby", ("ruby.scm",), doc_prefixes=("#",), path_separators=("/",)),
+        LanguageSpec(
+            "ruby", ("ruby.scm",), path_separators=("/",),
+            calls=frozenset({"require", "require_relative", "load", "autoload",
+                             "attr_reader", "attr_writer", "attr_accessor"}),
+        ),
         LanguageSpec("php", ("php.scm",), doc_prefixes=_JSDOC, path_separators=("\\",)),
         LanguageSpec("scala", ("scala.scm",), doc_prefixes=_JSDOC, import_tree="scala"),
     )

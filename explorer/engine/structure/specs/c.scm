@@ -1,7 +1,5 @@
 ; C (and the C part of C++). Names sit inside nested declarators.
 
-(comment) @comment
-
 (function_definition
   declarator: [
     (function_declarator declarator: (_) @name)

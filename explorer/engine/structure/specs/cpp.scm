@@ -24,18 +24,14 @@
 
 (translation_unit
   (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator declarator: (identifier) @name value: (_) @body)) @item.constant
-  (#match? @_const "^const(expr)?$"))
+    (type_qualifier ["const" "constexpr"])
+    declarator: (init_declarator declarator: (identifier) @name value: (_) @body)) @item.constant)
 
 (declaration_list
   (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator declarator: (identifier) @name value: (_) @body)) @item.constant
-  (#match? @_const "^const(expr)?$"))
+    (type_qualifier ["const" "constexpr"])
+    declarator: (init_declarator declarator: (identifier) @name value: (_) @body)) @item.constant)
 
-((using_declaration (qualified_identifier) @import.name) @import
-  (#not-match? @import "^using\\s+namespace"))
-
-((using_declaration [(identifier) (qualified_identifier)] @import.source) @import
-  (#match? @import "^using\\s+namespace"))
+; using std::vector; and using namespace std; (a glob: it supersedes the plain row)
+(using_declaration (qualified_identifier) @import.name) @import
+(using_declaration "namespace" [(identifier) (qualified_identifier)] @import.source @import.wildcard) @import

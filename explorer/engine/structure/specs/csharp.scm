@@ -1,7 +1,5 @@
 ; C#. Constructors are methods; properties, events and fields are fields.
 
-(comment) @comment
-
 (namespace_declaration name: (_) @name body: (_) @body) @item.module
 (file_scoped_namespace_declaration name: (_) @name) @item.module
 
@@ -19,9 +17,8 @@
 (local_function_statement name: (_) @name body: (_)? @body) @item.function
 
 (field_declaration
-  (modifier) @_const
-  (variable_declaration (variable_declarator name: (_) @name (_)? @body))
-  (#eq? @_const "const")) @item.constant
+  (modifier "const")
+  (variable_declaration (variable_declarator name: (_) @name (_)? @body))) @item.constant
 (property_declaration name: (_) @name accessors: (_)? @body) @item.field
 (field_declaration
   (variable_declaration (variable_declarator name: (_) @name (_)? @body))) @item.field

@@ -1,7 +1,5 @@
 ; Shared by JavaScript (with JSX), TypeScript and TSX.
 
-(comment) @comment
-
 (function_declaration
   name: (identifier) @name
   body: (_) @body) @item.function
@@ -97,13 +95,13 @@
   source: (string (string_fragment) @import.source)) @import
 
 ; CommonJS: const fs = require('fs'), const { a, b: c } = require('x')
+; (@call must be one of the spec's call names)
 (lexical_declaration
   (variable_declarator
     name: (identifier) @import.namespace
     value: (call_expression
-      function: (identifier) @_require
-      arguments: (arguments . (string (string_fragment) @import.source) .)))
-  (#eq? @_require "require")) @import
+      function: (identifier) @call
+      arguments: (arguments . (string (string_fragment) @import.source) .)))) @import
 
 (lexical_declaration
   (variable_declarator
@@ -111,9 +109,8 @@
       [(shorthand_property_identifier_pattern) @import.name
        (pair_pattern key: (_) @import.name value: (identifier) @import.alias)])
     value: (call_expression
-      function: (identifier) @_require
-      arguments: (arguments . (string (string_fragment) @import.source) .)))
-  (#eq? @_require "require")) @import
+      function: (identifier) @call
+      arguments: (arguments . (string (string_fragment) @import.source) .)))) @import
 
 ; re-exports and export default <expression>
 (export_statement

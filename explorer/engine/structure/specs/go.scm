@@ -1,7 +1,5 @@
 ; Go. The package clause is a module, never an import.
 
-(comment) @comment
-
 (package_clause (package_identifier) @name) @item.module
 
 (function_declaration

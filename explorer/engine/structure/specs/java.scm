@@ -1,7 +1,5 @@
 ; Java. Constructors are methods; records are classes.
 
-[(line_comment) (block_comment)] @comment
-
 (package_declaration (_) @name) @item.module
 
 (class_declaration name: (_) @name body: (_) @body) @item.class
@@ -16,9 +14,8 @@
 (annotation_type_element_declaration name: (_) @name) @item.method
 
 (field_declaration
-  (modifiers) @_modifiers
-  declarator: (variable_declarator name: (_) @name value: (_)? @body)
-  (#match? @_modifiers "static[\\s\\S]*final|final[\\s\\S]*static")) @item.constant
+  [(modifiers "static" "final") (modifiers "final" "static")]
+  declarator: (variable_declarator name: (_) @name value: (_)? @body)) @item.constant
 
 (field_declaration
   declarator: (variable_declarator name: (_) @name value: (_)? @body)) @item.field

@@ -1,7 +1,5 @@
 ; Kotlin (few fields in this grammar: names are the first identifier child).
 
-[(line_comment) (multiline_comment)] @comment
-
 (package_header (identifier) @name) @item.module
 
 (class_declaration "interface" (type_identifier) @name (class_body)? @body) @item.interface
@@ -15,11 +13,11 @@
 
 (type_alias (type_identifier) @name) @item.type
 
-(property_declaration
-  (modifiers (property_modifier) @_const)
-  (variable_declaration (simple_identifier) @name)
-  (_)? @body
-  (#eq? @_const "const")) @item.constant
+(source_file
+  (property_declaration
+    (binding_pattern_kind "val")
+    (variable_declaration (simple_identifier) @name)
+    (_)? @body) @item.constant)
 
 (source_file
   (property_declaration

@@ -1,7 +1,5 @@
 ; PHP. Traits are interfaces.
 
-(comment) @comment
-
 (namespace_definition name: (_) @name body: (_)? @body) @item.module
 
 (class_declaration name: (_) @name body: (_) @body) @item.class

@@ -13,19 +13,17 @@
 (decorated_definition
   definition: (_) @wrapped) @outer.decorated
 
-; module-level UPPER_CASE names are constants
+; module-level UPPER_CASE names are constants (the spec's constant_names filters)
 (module
   (assignment
     left: (identifier) @name
-    right: (_)? @body) @item.constant
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+    right: (_)? @body) @item.constant)
 
 (module
   (expression_statement
     (assignment
       left: (identifier) @name
-      right: (_)? @body)) @item.constant
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+      right: (_)? @body)) @item.constant)
 
 ; class attributes and dataclass fields
 (class_definition

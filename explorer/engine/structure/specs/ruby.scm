@@ -1,7 +1,5 @@
 ; Ruby. `def` inside a class becomes a method in the scope pass.
 
-(comment) @comment
-
 (module name: (_) @name body: (_)? @body) @item.module
 (class name: (_) @name body: (_)? @body) @item.class
 (singleton_class value: (_) @name body: (_)? @body) @item.class
@@ -11,12 +9,11 @@
 
 (assignment left: (constant) @name right: (_) @body) @item.constant
 
+; attr_reader :name, require "x" (@call must be one of the spec's call names)
 (call
-  method: (identifier) @_attr
-  arguments: (argument_list (simple_symbol) @name)
-  (#match? @_attr "^attr_(reader|writer|accessor)$")) @item.field
+  method: (identifier) @call
+  arguments: (argument_list (simple_symbol) @name)) @item.field
 
 (call
-  method: (identifier) @_require
-  arguments: (argument_list . (string (string_content) @import.source))
-  (#match? @_require "^(require|require_relative|load|autoload)$")) @import
+  method: (identifier) @call
+  arguments: (argument_list . (string (string_content) @import.source))) @import

@@ -1,8 +1,5 @@
 ; Rust. Functions inside impl and trait blocks become methods in the scope pass.
 
-[(line_comment) (block_comment)] @comment
-(attribute_item) @doc.skip
-
 (function_item
   name: (_) @name
   body: (_) @body) @item.function

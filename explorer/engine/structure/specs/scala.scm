@@ -1,7 +1,5 @@
 ; Scala 2 and 3. Objects are classes; defs inside them become methods.
 
-[(comment) (block_comment)] @comment
-
 (package_clause name: (_) @name) @item.module
 
 (trait_definition name: (_) @name body: (_)? @body) @item.interface

@@ -1,7 +1,5 @@
 ; Swift. class_declaration also stands for struct, enum, actor and extension.
 
-[(comment) (multiline_comment)] @comment
-
 (class_declaration declaration_kind: "struct" name: (_) @name body: (_) @body) @item.type
 (class_declaration declaration_kind: "enum" name: (_) @name body: (_) @body) @item.enum
 (class_declaration name: (_) @name body: (_) @body) @item.class

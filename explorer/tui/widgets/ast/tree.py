@@ -1,12 +1,14 @@
 """The syntax tree pane: tree-sitter nodes, loaded lazily as they are expanded.
 
 A 50,000-line file has half a million nodes; adding them eagerly blocks for
-seconds. Children are added when their parent is expanded, at most ``BATCH``
-at a time, with a "more" row for the rest.
+seconds, and a Textual Tree re-measures all it holds on every change. So a
+node's children are added when it is expanded, and only a window of them
+(see :class:`ChildWindow`) when there are many.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from rich.style import Style
@@ -14,35 +16,29 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
-from tree_sitter import Node, TreeCursor
+from tree_sitter import Node
 
 from explorer.engine.parse import ParsedFile
 
 from ...messages import AstNodeSelected
+from ..window import ChildWindow, Gap
 from .labels import node_label
 
 
-@dataclass
+@dataclass(eq=False)
 class AstEntry:
     node: Node
     field_name: str | None
-    #: Positioned on the next child to add; None once all children are added.
-    cursor: TreeCursor | None = None
-    loaded: bool = False
-    more: TreeNode | None = field(default=None, repr=False)
+    window: ChildWindow | None = field(default=None, repr=False)
+    #: Children shown (named ones, or all) and their start bytes, fetched on first expansion.
+    children: list[Node] | None = field(default=None, repr=False)
+    starts: list[int] | None = field(default=None, repr=False)
 
 
-@dataclass
-class MoreEntry:
-    """The "N more" row standing for children not added yet."""
-
-    parent: TreeNode
-
-
-class AstTree(Tree[AstEntry | MoreEntry]):
+class AstTree(Tree["AstEntry | Gap"]):
     """The tree-sitter tree of the open file, in the playground's notation."""
 
-    BATCH = 500
+    BATCH = 200
 
     BINDINGS = [
         Binding("a", "toggle_anonymous", "Anonymous nodes", id="ast.toggle_anonymous",
@@ -64,14 +60,12 @@ class AstTree(Tree[AstEntry | MoreEntry]):
         self.parsed: ParsedFile | None = None
         self.limit = 1500
         self.unit = "nws"
-        self._by_id: dict[int, TreeNode] = {}
         self._silent: TreeNode | None = None
 
     # -- state in -------------------------------------------------------------------------
     def show_file(self, parsed: ParsedFile | None, limit: int, unit: str) -> None:
         self.parsed = parsed
         self.limit, self.unit = limit, unit
-        self._by_id.clear()
         self._silent = None
         root = parsed.root if parsed is not None else None
         if parsed is None or root is None:
@@ -80,62 +74,56 @@ class AstTree(Tree[AstEntry | MoreEntry]):
             self.root.allow_expand = False
             return
         self.reset(self._label(root, None), AstEntry(root, None))
-        self._by_id[root.id] = self.root
+        self.root.allow_expand = True
         self._populate(self.root)
         self.root.expand()
 
     def set_limit(self, limit: int, unit: str) -> None:
-        """Relabel loaded nodes for a new size limit or unit."""
+        """Relabel the added nodes for a new size limit or unit."""
         if (limit, unit) == (self.limit, self.unit):
             return
         self.limit, self.unit = limit, unit
-        for tree_node in list(self._by_id.values()):
+        stack = [self.root]
+        while stack:
+            tree_node = stack.pop()
             entry = tree_node.data
             if isinstance(entry, AstEntry):
                 tree_node.set_label(self._label(entry.node, entry.field_name))
+            stack.extend(tree_node.children)
 
     def _label(self, node: Node, field_name: str | None) -> Text:
         assert self.parsed is not None
         return node_label(node, field_name, self.parsed.source, self.limit, self.unit)
 
     # -- lazy loading -----------------------------------------------------------------------
-    def _populate(self, tree_node: TreeNode) -> None:
-        """Add the first batch of a node's children (once)."""
-        entry = tree_node.data
-        if not isinstance(entry, AstEntry) or entry.loaded:
-            return
-        entry.loaded = True
-        cursor = entry.node.walk()
-        entry.cursor = cursor if cursor.goto_first_child() else None
-        self._add_batch(tree_node)
+    def _children_of(self, entry: AstEntry) -> list[Node]:
+        if entry.children is None:
+            node = entry.node
+            entry.children = list(node.children if self.show_anonymous else node.named_children)
+            entry.starts = [child.start_byte for child in entry.children]
+        return entry.children
 
-    def _add_batch(self, tree_node: TreeNode) -> None:
+    def _field_of(self, parent: Node, child: Node, index: int) -> str | None:
+        if self.show_anonymous:
+            return parent.field_name_for_child(index)
+        return parent.field_name_for_named_child(index)
+
+    def _populate(self, tree_node: TreeNode) -> None:
+        """Add the first window of a node's children (once)."""
         entry = tree_node.data
-        assert isinstance(entry, AstEntry)
-        if entry.more is not None:
-            entry.more.remove()
-            entry.more = None
-        cursor = entry.cursor
-        added = 0
-        while cursor is not None and added < self.BATCH:
-            node = cursor.node
-            if node is not None and (self.show_anonymous or node.is_named):
-                child = tree_node.add(
-                    self._label(node, cursor.field_name),
-                    AstEntry(node, cursor.field_name),
-                    allow_expand=(node.child_count if self.show_anonymous else node.named_child_count) > 0,
-                )
-                self._by_id[node.id] = child
-                added += 1
-            if not cursor.goto_next_sibling():
-                cursor = None
-        entry.cursor = cursor
-        if cursor is not None:
-            remaining = _remaining(cursor, self.show_anonymous)
-            entry.more = tree_node.add_leaf(
-                Text(f"… {remaining} more (enter to load)", style=Style(dim=True, italic=True)),
-                MoreEntry(tree_node),
-            )
+        if not isinstance(entry, AstEntry) or entry.window is not None:
+            return
+        children = self._children_of(entry)
+
+        def add_child(parent: TreeNode, index: int, before: TreeNode | None) -> TreeNode:
+            child = children[index]
+            field_name = self._field_of(entry.node, child, index)
+            grandchildren = child.child_count if self.show_anonymous else child.named_child_count
+            return parent.add(self._label(child, field_name), AstEntry(child, field_name),
+                              before=before, allow_expand=grandchildren > 0)
+
+        entry.window = ChildWindow(tree_node, len(children), add_child, self.BATCH)
+        entry.window.open()
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
         event.stop()
@@ -143,9 +131,9 @@ class AstTree(Tree[AstEntry | MoreEntry]):
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
         event.stop()
-        entry = event.node.data
-        if isinstance(entry, MoreEntry):
-            self._add_batch(entry.parent)
+        data = event.node.data
+        if isinstance(data, Gap):
+            data.window.grow(data.side)
             return
         node = event.node
         if node.allow_expand:
@@ -199,7 +187,7 @@ class AstTree(Tree[AstEntry | MoreEntry]):
 
     def reveal_node(self, target: Node | None) -> None:
         """Expand down to a syntax node and put the cursor on it quietly (its nearest
-        shown ancestor when it is hidden, e.g. an anonymous node)."""
+        shown ancestor when it is hidden, e.g. an anonymous node). Teach mode uses it."""
         if self.parsed is None or self.parsed.root is None or target is None:
             return
         chain: list[Node] = []
@@ -210,18 +198,28 @@ class AstTree(Tree[AstEntry | MoreEntry]):
         chain.reverse()
         tree_node = self.root
         for ts_node in chain[1:]:
+            entry = tree_node.data
+            if not isinstance(entry, AstEntry):
+                break
             self._populate(tree_node)
             if not tree_node.is_expanded:
                 tree_node.expand()
-            child = self._by_id.get(ts_node.id)
-            entry = tree_node.data
-            while child is None and isinstance(entry, AstEntry) and entry.cursor is not None:
-                self._add_batch(tree_node)
-                child = self._by_id.get(ts_node.id)
+            index = self._index_of(entry, ts_node)
+            child = entry.window.ensure(index) if index is not None and entry.window is not None else None
             if child is None:
                 break
             tree_node = child
         self.call_after_refresh(self._move_silently, tree_node)
+
+    def _index_of(self, entry: AstEntry, child: Node) -> int | None:
+        children = self._children_of(entry)
+        assert entry.starts is not None
+        k = bisect_right(entry.starts, child.start_byte) - 1
+        # Zero-width nodes can share a start with the next one: look around.
+        for index in (k, k - 1, k + 1, k - 2):
+            if 0 <= index < len(children) and children[index].id == child.id:
+                return index
+        return None
 
     def _move_silently(self, tree_node: TreeNode) -> None:
         if tree_node.line < 0:
@@ -230,14 +228,3 @@ class AstTree(Tree[AstEntry | MoreEntry]):
             self._silent = tree_node
         self.move_cursor(tree_node)
         self.scroll_to_node(tree_node, animate=False)
-
-
-def _remaining(cursor: TreeCursor, anonymous: bool) -> int:
-    probe = cursor.copy()
-    count = 0
-    while True:
-        node = probe.node
-        if node is not None and (anonymous or node.is_named):
-            count += 1
-        if not probe.goto_next_sibling():
-            return count

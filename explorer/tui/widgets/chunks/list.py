@@ -112,6 +112,7 @@ class ChunkList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.chunking: Chunking | None = None
         self.cursor: int | None = None
+        self.empty_message = "no chunks"
         self._rows: LRUCache[tuple[int, bool, int], Strip] = LRUCache(512)
 
     # -- state in ------------------------------------------------------------------------
@@ -160,7 +161,7 @@ class ChunkList(ScrollView, can_focus=True):
         if self.chunking is None or not self.chunking.chunks:
             if y == 1:
                 style = self.get_component_rich_style("chunk-list--empty")
-                return Strip([Segment(" no chunks", style)]).crop_extend(0, width, base)
+                return Strip([Segment(f" {self.empty_message}", style)]).crop_extend(0, width, base)
             return Strip.blank(width, base)
         index = row - 1
         if index >= len(self.chunking.chunks):

@@ -43,6 +43,8 @@ def stats_text(document: Document | None, *, show_timings: bool) -> Text:
         return Text("no file open", style=LABEL)
     stats = document.chunking.stats
     file = document.file
+    if file.partial:
+        return Text(f"{file.source.line_count} lines: parsing and chunking…", style=LABEL)
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{stats.count}", VALUE)
     text.append(" chunks", LABEL)

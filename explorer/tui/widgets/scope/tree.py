@@ -7,6 +7,7 @@ functions opens at once; imports are grouped under one collapsed row.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -19,6 +20,7 @@ from explorer.engine.structure import Entity, FileStructure
 from explorer.engine.text import display_line
 
 from ...messages import EntitySelected
+from ..window import ChildWindow, Gap
 
 KIND = Style(color="#c586c0")
 NAME = Style(bold=True)
@@ -55,8 +57,10 @@ def entity_label(entity: Entity) -> Text:
     return text
 
 
-class ScopeTree(Tree["Entity | ImportsGroup"]):
+class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
     """Entities of the open file."""
+
+    BATCH = 200
 
     BINDINGS = [
         Binding("d", "show_docstring", "Docstring", id="scope.docstring",
@@ -73,14 +77,15 @@ class ScopeTree(Tree["Entity | ImportsGroup"]):
         self.auto_expand = False
         self.guide_depth = 2
         self.structure: FileStructure | None = None
-        self._entity_nodes: dict[int, TreeNode] = {}
-        self._loaded: set[int] = set()
+        #: The window over each added node's children, by id of the node's data (root: None).
+        self._windows: dict[int, ChildWindow] = {}
+        self._starts: dict[int, list[int]] = {}
         self._silent: TreeNode | None = None
 
     def show_structure(self, structure: FileStructure | None) -> None:
         self.structure = structure
-        self._entity_nodes.clear()
-        self._loaded.clear()
+        self._windows.clear()
+        self._starts.clear()
         self._silent = None
         self.clear()
         roots = structure.roots if structure is not None else []
@@ -92,24 +97,27 @@ class ScopeTree(Tree["Entity | ImportsGroup"]):
             if structure is not None and structure.level == "none":
                 why = "no entities (no syntax tree)"
             self.root.add_leaf(Text(why, style=MUTED))
-        self._add_entities(self.root, roots)
+        if roots:
+            self._open_window(self.root, id(None), roots)
         self.root.expand()
 
-    def _add_entities(self, tree_node: TreeNode, entities: list[Entity]) -> None:
-        for entity in entities:
+    def _open_window(self, tree_node: TreeNode, key: int, entities: list[Entity]) -> ChildWindow:
+        def add_child(parent: TreeNode, index: int, before: TreeNode | None) -> TreeNode:
+            entity = entities[index]
             scoped = entity.type != "import"
-            child = tree_node.add(entity_label(entity), entity, allow_expand=scoped and bool(entity.children))
-            self._entity_nodes[id(entity)] = child
+            return parent.add(entity_label(entity), entity, before=before,
+                              allow_expand=scoped and bool(entity.children))
+
+        window = self._windows[key] = ChildWindow(tree_node, len(entities), add_child, self.BATCH)
+        window.open()  # under the root, after the imports row (which the window leaves alone)
+        return window
 
     def _populate(self, tree_node: TreeNode) -> None:
         data = tree_node.data
-        if data is None or id(data) in self._loaded:
+        if data is None or isinstance(data, Gap) or id(data) in self._windows:
             return
-        self._loaded.add(id(data))
-        if isinstance(data, ImportsGroup):
-            self._add_entities(tree_node, data.imports)
-        else:
-            self._add_entities(tree_node, data.children)
+        entities = data.imports if isinstance(data, ImportsGroup) else data.children
+        self._open_window(tree_node, id(data), entities)
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
         event.stop()
@@ -117,6 +125,10 @@ class ScopeTree(Tree["Entity | ImportsGroup"]):
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
         event.stop()
+        data = event.node.data
+        if isinstance(data, Gap):
+            data.window.grow(data.side)
+            return
         if event.node.allow_expand:
             self._populate(event.node)
             event.node.toggle()
@@ -138,17 +150,33 @@ class ScopeTree(Tree["Entity | ImportsGroup"]):
         entity = self.structure.scope.scope_at(byte)
         if entity is None:
             return
-        chain = [entity] + [e for e in entity.ancestors()]
-        chain.reverse()
-        tree_node: TreeNode | None = None
+        chain = list(reversed(entity.ancestors())) + [entity]
+        tree_node: TreeNode = self.root
+        siblings = self.structure.roots
+        window = self._windows.get(id(None))
         for item in chain:
-            tree_node = self._entity_nodes.get(id(item))
-            if tree_node is None:
+            index = self._index_of(siblings, item)
+            child = window.ensure(index) if window is not None and index is not None else None
+            if child is None:
                 return
+            tree_node = child
             if item is not entity:
                 self._populate(tree_node)
                 tree_node.expand()
+                siblings = item.children
+                window = self._windows.get(id(item))
         self.call_after_refresh(self._move_silently, tree_node)
+
+    def _index_of(self, siblings: list[Entity], entity: Entity) -> int | None:
+        starts = self._starts.get(id(siblings))
+        if starts is None:
+            starts = self._starts[id(siblings)] = [e.start for e in siblings]
+        k = bisect_right(starts, entity.start) - 1
+        while k >= 0 and starts[k] == entity.start:
+            if siblings[k] is entity:
+                return k
+            k -= 1
+        return None
 
     def _move_silently(self, tree_node: TreeNode) -> None:
         if tree_node.line < 0:

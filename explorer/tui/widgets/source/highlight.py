@@ -65,7 +65,7 @@ def lexer_for(path: str | None, language: str | None) -> Lexer:
 class LineHighlighter:
     """Tokens of each line of a source, computed block by block on demand."""
 
-    BLOCK = 128
+    BLOCK = 48
     #: How many lines back a block may start to catch the beginning of a multi-line token.
     MAX_LOOKBACK = 2000
 

@@ -8,6 +8,8 @@ in a file shows literally and control characters never reach the terminal.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import PygmentsSyntaxTheme
@@ -24,14 +26,27 @@ from explorer.engine.text import display_line
 
 from ...messages import SourceCursorMoved
 from ...state import Chunking, Document
-from .highlight import LineHighlighter, lexer_for
 from ..strips import text_strip
+from .highlight import LineHighlighter, lexer_for
+from .paint import StyleMixer, paint_line
 from .palette import ChunkPalette
 
 TAB_SIZE = 4
 #: Characters of a line that are shown; the rest is cut (minified code must not slow the view).
 MAX_LINE_CHARS = 1000
 PYGMENTS_THEMES = {True: "monokai", False: "default"}
+
+
+@dataclass(frozen=True)
+class _Styles:
+    base: Style
+    number: Style
+    number_cursor: Style
+    message: Style
+    cut_note: Style
+    palette: ChunkPalette
+    mixer: StyleMixer
+    pygments: PygmentsSyntaxTheme
 
 
 class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
@@ -80,7 +95,7 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         self.highlighted_range: tuple[int, int] | None = None
         self.message = "Pick a file in the tree to see how it is chunked."
         self._highlighter: LineHighlighter | None = None
-        self._palette: ChunkPalette | None = None
+        self._styles: _Styles | None = None
         self._token_styles: dict[object, Style] = {}
         self._lines: LRUCache[int, tuple[Strip, Style]] = LRUCache(1024)
         self._gutters: LRUCache[int, Strip] = LRUCache(1024)
@@ -126,9 +141,10 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def select_chunk(self, index: int | None, *, scroll: bool = True) -> None:
         """Emphasise one chunk; with ``scroll``, bring it into view and put the cursor on it."""
-        self.selected_chunk = index
-        self.highlighted_range = None
-        self._invalidate()
+        if index != self.selected_chunk or self.highlighted_range is not None:
+            self.selected_chunk = index
+            self.highlighted_range = None
+            self._invalidate()
         if index is not None and scroll and self.document is not None:
             start = self.document.chunks[index].byte_range.start
             self._reveal_bytes(start, self.document.chunks[index].byte_range.end)
@@ -176,7 +192,7 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._palette = None
+        self._styles = None
         self._token_styles.clear()
         self._lines.clear()
         self._gutters.clear()
@@ -186,13 +202,13 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         scroll_x, scroll_y = self.scroll_offset
         line = scroll_y + y
         width = self.size.width
-        base = self.rich_style
+        styles = self.styles_now
+        base = styles.base
         if self.document is None or line >= self.line_count:
             if self.document is None and self.message and y == max(0, self.size.height // 3):
-                style = self.get_component_rich_style("source-view--message")
-                text = Text(self.message, style=style, end="")
+                text = Text(self.message, end="")
                 text.align("center", width)
-                return text_strip(text, self.app.console, base).crop_extend(0, width, base)
+                return text_strip(text, self.app.console, styles.message).crop_extend(0, width, base)
             return Strip.blank(width, base)
         gutter = self._gutters.get(line)
         if gutter is None:
@@ -205,45 +221,57 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         return Strip.join([gutter, code.crop_extend(scroll_x, scroll_x + code_width, pad)])
 
     @property
-    def palette(self) -> ChunkPalette:
-        if self._palette is None:
+    def styles_now(self) -> "_Styles":
+        """Styles resolved from CSS and the theme (kept until the next style change)."""
+        if self._styles is None:
+            dark = self.app.current_theme.dark
             background = self.background_colors[1]
             accent = Color.parse(self.app.current_theme.accent or "#ffa62b")
-            self._palette = ChunkPalette.build(background, accent, self.app.current_theme.dark)
-        return self._palette
+            component = self.get_component_rich_style
+            base = self.rich_style
+            self._styles = _Styles(
+                base=base,
+                number=base + component("source-view--line-number", partial=True),
+                number_cursor=base + component("source-view--line-number-cursor", partial=True),
+                message=base + component("source-view--message", partial=True),
+                cut_note=component("source-view--cut", partial=True),
+                palette=ChunkPalette.build(background, accent, dark),
+                mixer=StyleMixer(base, component("source-view--cursor", partial=True)),
+                pygments=PygmentsSyntaxTheme(PYGMENTS_THEMES[dark]),
+            )
+        return self._styles
+
+    @property
+    def palette(self) -> ChunkPalette:
+        return self.styles_now.palette
 
     def _token_style(self, ttype: object) -> Style:
         style = self._token_styles.get(ttype)
         if style is None:
-            theme = PygmentsSyntaxTheme(PYGMENTS_THEMES[self.app.current_theme.dark])
-            full = theme.get_style_for_token(ttype)  # type: ignore[arg-type]
+            full = self.styles_now.pygments.get_style_for_token(ttype)  # type: ignore[arg-type]
             # Backgrounds belong to chunks here: keep only the token's colour and emphasis.
             style = Style(color=full.color, bold=full.bold, italic=full.italic, underline=full.underline)
             self._token_styles[ttype] = style
         return style
 
-    def _chunk_background(self, index: int) -> Style:
-        return self.palette.background(index, index == self.selected_chunk)
-
     def _render_gutter(self, line: int) -> Strip:
         assert self.document is not None
         layout = self.document.chunking.layout
-        palette = self.palette
-        base = self.rich_style
-        number_style = base + self.get_component_rich_style(
-            "source-view--line-number-cursor" if line == self.cursor_line else "source-view--line-number"
-        )
+        styles = self.styles_now
+        palette = styles.palette
+        base = styles.base
+        number_style = styles.number_cursor if line == self.cursor_line else styles.number
         segments = [Segment(f"{line + 1:>{self._number_width}} ", number_style)]
-        line_start = self.document.source.line_starts[line]
+        source = self.document.source
+        line_start = source.line_starts[line]
         cut = layout.forced_cuts.get(line)
         if cut is not None:
             segments.append(Segment("✂", base + palette.cut))
-        elif layout.overlaps_between(line_start, self.document.source.line_end(line)):
+        elif layout.overlaps_between(line_start, source.line_end(line)):
             segments.append(Segment("┆", base + palette.overlap_bar))
         else:
             segments.append(Segment(" ", base))
         starting = layout.first_chunk_on_line(line)
-        owner = layout.chunk_at(line_start)
         if starting is not None:
             style = base + palette.bar(starting)
             if starting == self.selected_chunk:
@@ -251,9 +279,9 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
             segments.append(Segment(f"{starting + 1:>{self._chunk_number_width}}", style))
         else:
             segments.append(Segment(" " * self._chunk_number_width, base))
+        owner = layout.chunk_at(line_start)
         if owner is not None:
-            bar = "█" if owner == self.selected_chunk else "▌"
-            segments.append(Segment(bar, base + palette.bar(owner)))
+            segments.append(Segment("█" if owner == self.selected_chunk else "▌", base + palette.bar(owner)))
         else:
             segments.append(Segment(" ", base))
         segments.append(Segment(" ", base))
@@ -264,61 +292,58 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         assert self.document is not None and self._highlighter is not None
         source = self.document.source
         layout = self.document.chunking.layout
+        styles = self.styles_now
+        palette = styles.palette
         highlighter = self._highlighter
         raw = highlighter.line_text(line)
-        shown, cells = display_line(raw, TAB_SIZE)
-        # Display index of each raw character: only tabs change the length.
-        index = _display_index(raw, cells) if "\t" in raw else None
+        if raw.isascii() and raw.isprintable():
+            shown, index = raw, None  # nothing to make safe: display indices are character indices
+        else:
+            shown, cells = display_line(raw, TAB_SIZE)
+            # Only tabs change the length (they become spaces).
+            index = _display_index(raw, cells) if "\t" in raw else None
 
         def at(char: int) -> int:
             char = max(0, min(char, len(raw)))
             return index[char] if index is not None else char
 
-        base = self.rich_style
-        text = Text(shown, style=base, end="", no_wrap=True)
         line_start = source.line_starts[line]
         content_end = source.line_end(line, keep_newline=False)
-        line_end = source.line_end(line)
+        line_end = max(source.line_end(line), line_start + 1)
         first_char = source.char_offset(line_start)
+        # The byte the padding after the text stands for: the line break, or the last character.
+        pad_byte = content_end if source.line_end(line) > content_end else max(line_start, content_end - 1)
+        backgrounds: list = []
+        pad: Style | None = None
 
-        def span(start_byte: int, end_byte: int, style: Style) -> None:
+        def add(start_byte: int, end_byte: int, style: Style) -> None:
+            nonlocal pad
             a = at(source.char_offset(max(start_byte, line_start)) - first_char)
             b = at(source.char_offset(min(end_byte, content_end)) - first_char)
             if b > a:
-                text.stylize(style, a, b)
+                backgrounds.append((a, b, style))
+            if start_byte <= pad_byte < end_byte:
+                pad = style
 
-        pad = base
-        # The byte the padding stands for: the line break, or the last character.
-        pad_byte = content_end if line_end > content_end else max(line_start, content_end - 1)
-        for k in layout.chunks_between(line_start, max(line_end, line_start + 1)):
-            style = self._chunk_background(k)
-            span(layout.starts[k], layout.ends[k], style)
-            if layout.starts[k] <= pad_byte < layout.ends[k]:
-                pad = base + style
-        for start, end, _ in layout.overlaps_between(line_start, max(line_end, line_start + 1)):
-            span(start, end, self.palette.overlap)
-            if start <= pad_byte < end:
-                pad = base + self.palette.overlap
+        for k in layout.chunks_between(line_start, line_end):
+            add(layout.starts[k], layout.ends[k], palette.background(k, k == self.selected_chunk))
+        for start, end, _ in layout.overlaps_between(line_start, line_end):
+            add(start, end, palette.overlap)
         if self.highlighted_range is not None:
             start, end = self.highlighted_range
             if start < line_end and end > line_start:
-                span(start, end, self.palette.range)
-                if start <= pad_byte < end:
-                    pad = base + self.palette.range
+                add(start, end, palette.range)
+        tokens = []
         position = 0
         for value, ttype in highlighter.tokens(line):
-            style = self._token_style(ttype)
-            if style:
-                text.stylize(style, at(position), at(position + len(value)))
+            tokens.append((at(position), at(position + len(value)), self._token_style(ttype)))
             position += len(value)
-        if line == self.cursor_line and self.has_focus:
-            column = at(self.cursor_column)
-            if column >= len(shown):
-                text.append(" ", pad)
-            text.stylize(self.get_component_rich_style("source-view--cursor", partial=True), column, column + 1)
+        cursor = at(self.cursor_column) if line == self.cursor_line and self.has_focus else None
+        segments = paint_line(shown, tokens, backgrounds, styles.mixer, cursor, pad)
+        pad_style = styles.mixer.mix(pad, None)
         if highlighter.is_cut(line):
-            text.append(" … (line cut for display)", pad + self.get_component_rich_style("source-view--cut", partial=True))
-        return text_strip(text, self.app.console, base), pad
+            segments.append(Segment(" … (line cut for display)", pad_style + styles.cut_note))
+        return Strip(segments), pad_style
 
     # -- cursor -------------------------------------------------------------------------
     def move_cursor(self, line: int, column: int, *, notify: bool = True, scroll: bool = True) -> None:
@@ -370,17 +395,24 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         return cells[-1]
 
     def _reveal_bytes(self, start: int, end: int) -> None:
-        """Scroll so that a byte range is in view (its start a few lines from the top) and put the cursor there."""
+        """Scroll so that a byte range starts in view (a few lines from the top if it
+        was out of view) and put the cursor at its start."""
         assert self.document is not None
         source = self.document.source
         first, last = source.line_range(start, max(end, start + 1))
         column = source.char_offset(start) - source.char_offset(source.line_starts[first])
         height = self.scrollable_content_region.height
-        top = int(self.scroll_y)
-        visible = top <= first and last < top + height
-        if not visible:
-            self.scroll_to(0, max(0, first - min(3, height // 4)), animate=False, immediate=True)
+        y = top = int(self.scroll_y)
+        if not (top <= first and last < top + height):
+            y = max(0, first - min(3, height // 4))
+        x = int(self.scroll_x)
+        code_width = max(1, self.scrollable_content_region.width - self.gutter_width)
         self.move_cursor(first, column, notify=False, scroll=False)
+        cell = self._cursor_cell()
+        if not x <= cell < x + code_width:
+            x = max(0, cell - code_width // 3)
+        if (x, y) != (int(self.scroll_x), top):
+            self.scroll_to(x, y, animate=False, immediate=True)
 
     def action_cursor_up(self) -> None:
         self.move_cursor(self.cursor_line - 1, self.cursor_column)

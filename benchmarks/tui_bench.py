@@ -1,0 +1,185 @@
+"""How fast the explorer is on a 50,000-line file, measured through Textual's test harness.
+
+    python benchmarks/tui_bench.py [--lines 50000] [--runs 3]
+
+Prints medians of:
+* first paint: app start until the UI is drawn, and until the file is shown
+  (read, parse, structure, chunk, first screen of source);
+* page scroll: one page down in the source view, end to end through Pilot, and the
+  view's own work for a fresh page (render every visible line);
+* re-chunk: a max-size change (the ``+`` key) until the new chunking is on screen;
+* UI responsiveness while a file is parsed in a worker: the longest the UI loop
+  went without running (a 10 ms timer on the UI measures the gaps).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from explorer.engine.options import ChunkOptions  # noqa: E402
+from explorer.tui.app import ChunkExplorerApp  # noqa: E402
+from explorer.tui.widgets.source.view import SourceView  # noqa: E402
+
+SIZE = (200, 50)
+
+TEMPLATE = '''
+
+class Service{n}:
+    """Service number {n}: keeps a cache of records and answers lookups.
+
+    The cache is refreshed lazily; entries expire after ``ttl`` seconds.
+    """
+
+    def __init__(self, store, ttl: float = 30.0):
+        self.store = store
+        self.ttl = ttl
+        self._cache: dict[str, tuple[float, dict]] = {{}}
+
+    def lookup(self, key: str, now: float) -> dict | None:
+        """Return the record for ``key``, from the cache while it is fresh."""
+        hit = self._cache.get(key)
+        if hit is not None and now - hit[0] < self.ttl:
+            return hit[1]
+        record = self.store.get(key)
+        if record is not None:
+            self._cache[key] = (now, record)
+        return record
+
+    def evict(self, now: float) -> int:
+        stale = [k for k, (at, _) in self._cache.items() if now - at >= self.ttl]
+        for key in stale:
+            del self._cache[key]
+        return len(stale)
+
+
+def helper_{n}(values: list[int], scale: int = {n}) -> list[int]:
+    # Scale, clamp and sort the values.
+    out = []
+    for value in values:
+        scaled = value * scale
+        out.append(max(0, min(scaled, 10_000)))
+    return sorted(out)
+'''
+
+
+def make_file(lines: int, directory: Path) -> Path:
+    header = '"""A generated module for the explorer benchmark."""\n\nfrom __future__ import annotations\n'
+    parts = [header]
+    count = header.count("\n")
+    n = 0
+    while count < lines:
+        block = TEMPLATE.format(n=n)
+        parts.append(block)
+        count += block.count("\n")
+        n += 1
+    path = directory / "big_module.py"
+    path.write_text("".join(parts))
+    return path
+
+
+async def wait_for(pilot, predicate, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("timed out")
+        await pilot.pause(0.005)
+
+
+def idle(app: ChunkExplorerApp) -> bool:
+    return not app.service.busy and not any(
+        w.group in ("open", "chunk") and not w.is_finished for w in app.workers
+    )
+
+
+async def one_run(path: Path, pages: int, changes: int) -> dict[str, list[float]]:
+    results: dict[str, list[float]] = {k: [] for k in ("ui", "shown", "page", "page_render", "rechunk", "gap")}
+    gaps: list[float] = []
+    started = time.perf_counter()
+    app = ChunkExplorerApp(str(path), ChunkOptions(), watch=False)
+
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    async with app.run_test(size=SIZE) as pilot:
+        results["ui"].append(time.perf_counter() - started)
+        app.set_interval(0.01, tick)
+        last[0] = time.perf_counter()
+        await wait_for(pilot, lambda: app.document is not None)
+        await pilot.pause()
+        source = app.explore.query_one(SourceView)
+        for y in range(source.size.height):  # make sure the first screen really is rendered
+            source.render_line(y)
+        results["shown"].append(time.perf_counter() - started)
+        results["gap"].append(max(gaps) if gaps else 0.0)
+        await wait_for(pilot, lambda: idle(app))
+
+        source.focus()
+        await pilot.pause()
+        for _ in range(pages):
+            t0 = time.perf_counter()
+            await pilot.press("pagedown")
+            results["page"].append(time.perf_counter() - t0)
+        for _ in range(pages):
+            source.action_page_down()
+            t0 = time.perf_counter()
+            for y in range(source.size.height):
+                source.render_line(y)
+            results["page_render"].append(time.perf_counter() - t0)
+
+        for i in range(changes):
+            before = app.document
+            t0 = time.perf_counter()
+            await pilot.press("plus" if i % 2 == 0 else "minus")
+            await wait_for(pilot, lambda: app.document is not before and idle(app))
+            await pilot.pause()
+            for y in range(source.size.height):
+                source.render_line(y)
+            results["rechunk"].append(time.perf_counter() - t0)
+    return results
+
+
+def ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:8.1f} ms" if values else "     n/a"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lines", type=int, default=50_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--pages", type=int, default=20)
+    parser.add_argument("--changes", type=int, default=6)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = make_file(args.lines, Path(tmp))
+        data = path.read_bytes()
+        line_count = data.count(b"\n")
+        print(f"file: {line_count} lines, {len(data) / 1e6:.2f} MB; terminal {SIZE[0]}x{SIZE[1]}; "
+              f"{args.runs} runs; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        merged: dict[str, list[float]] = {}
+        for _ in range(args.runs):
+            for key, values in asyncio.run(one_run(path, args.pages, args.changes)).items():
+                merged.setdefault(key, []).extend(values)
+    print(f"first paint, UI drawn                 {ms(merged['ui'])}")
+    print(f"first paint, 50k-line file shown      {ms(merged['shown'])}   (read+parse+structure+chunk+render)")
+    print(f"page down, end to end (Pilot)         {ms(merged['page'])}   ({len(merged['page'])} presses)")
+    print(f"page down, view's own rendering       {ms(merged['page_render'])}   (a fresh page of lines)")
+    print(f"re-chunk after + / -, until on screen {ms(merged['rechunk'])}   ({len(merged['rechunk'])} changes)")
+    print(f"longest UI stall while loading        {ms(merged['gap'])}   (10 ms timer; ideal ~10 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

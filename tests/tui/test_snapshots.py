@@ -1,0 +1,82 @@
+"""Snapshots of the explorer's main screens (pytest-textual-snapshot).
+
+Fixed terminal size, fixed fixture files, no timings and no temporary paths, so
+the pictures are the same on every run. Refresh after an intended change with
+``pytest tests/tui/test_snapshots.py --snapshot-update`` and look at the report.
+"""
+
+from __future__ import annotations
+
+from .helpers import FIXTURES, SIZE, make_app, wait_for, wait_until_idle
+
+#: A start directory that exists nowhere: only shown as text in the export dialog.
+START_DIR = "/home/user/work"
+
+
+def app_for(name: str, **options):
+    return make_app(FIXTURES / name, start_dir=START_DIR, **options)
+
+
+async def loaded(pilot) -> None:
+    app = pilot.app
+    await wait_for(pilot, lambda: app.document is not None or app.problem, what="the file")
+    await wait_until_idle(pilot, app)
+    if app.initial_file:
+        from explorer.tui.widgets.files.tree import FileTree
+
+        tree = app.explore.query_one(FileTree)
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data is not None
+                       and str(tree.cursor_node.data.path) == app.initial_file, what="the tree")
+    await pilot.pause(0.1)
+
+
+def test_main_screen(snap_compare):
+    async def run_before(pilot):
+        await loaded(pilot)
+        await pilot.press("n", "n", "n")
+        await pilot.pause(0.1)
+
+    assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_scope_pane_and_overlap(snap_compare):
+    async def run_before(pilot):
+        await loaded(pilot)
+        await pilot.press("greater_than_sign", "greater_than_sign")
+        await wait_until_idle(pilot, pilot.app)
+        await pilot.press("4", "j", "j", "j")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_typescript_with_anonymous_ast_nodes(snap_compare):
+    async def run_before(pilot):
+        await loaded(pilot)
+        await pilot.press("3", "a", "j", "j", "j", "enter")
+        await pilot.pause(0.2)
+
+    assert snap_compare(make_app(FIXTURES / "router.ts", start_dir=START_DIR, max_size=200), terminal_size=SIZE,
+                        run_before=run_before)
+
+
+def test_markup_renders_literally(snap_compare):
+    assert snap_compare(app_for("markup.txt"), terminal_size=SIZE, run_before=loaded)
+
+
+def test_help_screen(snap_compare):
+    async def run_before(pilot):
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_export_dialog(snap_compare):
+    async def run_before(pilot):
+        await loaded(pilot)
+        await pilot.press("e")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)

@@ -1,0 +1,91 @@
+"""The sweep panel: runs the engine's sweep over the explored directory, lists settings, saves one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from explorer.engine.options import ChunkOptions
+from explorer.engine.sweep import settings_grid, sweep
+from explorer.tui.sweep.screen import SweepScreen, parse_sizes
+from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
+
+from .helpers import SIZE, make_app, wait_for
+
+
+@pytest.fixture(autouse=True)
+def _in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One job: the sweep runs in the worker thread, no process pool to start in a test.
+    monkeypatch.setattr(SweepScreen, "jobs", 1)
+
+
+def test_parse_sizes():
+    assert parse_sizes("500, 1000 1500,,1000") == [500, 1000, 1500]
+    for bad in ("", "abc", "100,-5", "0"):
+        with pytest.raises(ValueError):
+            parse_sizes(bad)
+
+
+async def open_sweep(app, pilot) -> SweepScreen:
+    await pilot.pause()
+    app.action_sweep()
+    await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.result is not None,
+                   what="the sweep")
+    await pilot.pause()
+    return app.screen  # type: ignore[return-value]
+
+
+async def test_sweep_lists_settings_and_saves_the_chosen_one(project: Path):
+    app = make_app(project, max_size=1500)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_sweep(app, pilot)
+        result = screen.result
+        sizes = [s.options.max_size for s in result.settings]
+        assert sizes == [500, 1000, 1500, 2000, 3000]
+        # The figures are the engine's sweep over the same files.
+        want = sweep(str(project), settings_grid(ChunkOptions(max_size=1500), {"max_size": sizes}), jobs=1)
+        assert result.files == want.files >= 2  # inventory.py and router.ts
+        assert [s.chunks for s in result.settings] == [s.chunks for s in want.settings]
+        table = screen.query_one(DataTable)
+        assert table.row_count == 5
+        rows = [[str(cell) for cell in table.get_row_at(k)] for k in range(5)]
+        assert [row[1] for row in rows] == ["500", "1,000", "1,500", "2,000", "3,000"]
+        assert [row[2] for row in rows] == [f"{s.chunks:,}" for s in want.settings]
+        assert rows[2][0] == "3*", "the setting in use is marked"
+        chart = str(screen.query_one("#sweep-chart").content)  # a rich Group: rendered below
+        assert chart
+
+        # Pick the second row: s applies it and writes the settings file.
+        table.focus()
+        table.move_cursor(row=1)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.options.max_size == 1000
+        saved = read_settings_file(project / SETTINGS_FILE)
+        assert saved.options.max_size == 1000
+        assert str(table.get_row_at(1)[0]) == "2*" and str(table.get_row_at(2)[0]) == "3"
+
+
+async def test_sweep_with_other_sizes_and_bad_input(project: Path):
+    app = make_app(project, max_size=1500)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_sweep(app, pilot)
+        sizes = screen.query_one("#sweep-sizes", Input)
+        sizes.value = "200, 400"
+        sizes.focus()
+        first = screen.result
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.result is not first, what="the second sweep")
+        assert [s.options.max_size for s in screen.result.settings] == [200, 400]
+        assert screen.query_one(DataTable).row_count == 2
+
+        sizes.value = "big"
+        sizes.focus()  # a finished sweep puts the focus on the table
+        before = screen.generation
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.generation == before, "nothing runs on bad input"
+        assert any("'big' is not a positive whole number" in n.message for n in app._notifications)
+        assert not (project / SETTINGS_FILE).exists(), "nothing is saved unless asked"

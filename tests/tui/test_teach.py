@@ -1,0 +1,174 @@
+"""Teach mode: the trace played step by step on a sample, driven with Pilot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import explorer
+from explorer.engine.options import ChunkOptions
+from explorer.samples import get_sample
+from explorer.tui.screens.explore import ExploreScreen
+from explorer.tui.teach.gauge import WindowGauge
+from explorer.tui.teach.model import compute_run, load_file, node_for_step
+from explorer.tui.teach.narration import StepNarration
+from explorer.tui.teach.screen import TeachScreen
+from explorer.tui.teach.source import TraceSourceView
+from explorer.tui.tools import tool_commands
+from explorer.tui.widgets.ast.tree import AstEntry, AstTree
+
+from .helpers import SIZE, make_app, wait_for, wait_until_idle
+
+SAMPLE = get_sample("python")
+
+
+async def open_teach(app, pilot) -> TeachScreen:
+    await wait_for(pilot, lambda: app.document is not None, what="the file to open")
+    await wait_until_idle(pilot, app)
+    await pilot.press("t")
+    await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None,
+                   what="the trace")
+    await pilot.pause()
+    return app.screen  # type: ignore[return-value]
+
+
+def highlighted_node(screen: TeachScreen):
+    node = screen.query_one(AstTree).cursor_node
+    assert node is not None and isinstance(node.data, AstEntry)
+    return node.data.node
+
+
+def piece_overlay(screen: TeachScreen):
+    """The (start, end) painted as the node considered (the last overlay)."""
+    overlays = screen.query_one(TraceSourceView).overlays
+    return (overlays[-1].start, overlays[-1].end) if overlays else None
+
+
+def test_trace_run_matches_chunk_and_finds_decisions():
+    options = ChunkOptions(max_size=500)
+    file = load_file(str(SAMPLE.path), options)
+    run = compute_run(file, options)
+    want = explorer.chunk(str(SAMPLE.path), SAMPLE.path.read_bytes(), max_size=500)
+    assert [(c.byte_range.start, c.byte_range.end) for c in run.chunks] == \
+        [(c.byte_range.start, c.byte_range.end) for c in want]
+    # Every chunk is completed by exactly one step, in order.
+    assert [s.chunk_index for s in run.steps if s.chunk is not None] == list(range(len(want)))
+    assert run.done[-1] == len(want) and run.done[0] == 0
+    closes = run.by_kind["close"]
+    assert closes and all(run.steps[i].action in ("close", "emit_chars", "finish") for i in closes)
+    assert run.jump(0, "close", 1) == closes[0]
+    assert run.jump(closes[0], "close", -1) is None
+    assert run.jump(closes[1], "close", -1) == closes[0]
+    assert run.chunking_at(closes[1]).chunks == run.chunks[:2]
+    # The node a step is about has the step's first node kind.
+    for step in run.steps:
+        if step.node_types and step.node_types[0].isidentifier():
+            node = node_for_step(file.parsed, step)
+            assert node is not None and node.type == step.node_types[0]
+            assert step.piece.start <= node.start_byte and node.end_byte <= step.piece.end
+
+
+async def test_stepping_highlights_the_node_window_and_sentence():
+    app = make_app(SAMPLE.path, max_size=500)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_teach(app, pilot)
+        run = screen.run
+        narration = screen.query_one(StepNarration)
+        source = screen.query_one(TraceSourceView)
+        assert screen.index == 0
+        assert narration.sentence.startswith("Parsed ") and "500 nws" in narration.sentence
+        assert source.document.chunks == ()
+
+        # Step 2: the whole module is too big, the chunker descends into it.
+        await pilot.press("right")
+        await pilot.pause()
+        step = run.steps[1]
+        assert step.action == "descend" and step.node_types == ("module",)
+        assert narration.sentence == step.sentence
+        assert highlighted_node(screen).type == "module"
+        assert piece_overlay(screen) == (step.piece.start, step.piece.end)
+
+        # ] jumps to the next decision (skipping plain additions); its node is highlighted.
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert screen.index == run.jump(1, "decision", 1)
+        step = screen.step
+        assert step.action != "add" and narration.sentence == step.sentence
+        assert highlighted_node(screen).type == node_for_step(run.file.parsed, step).type
+
+        # An addition: the window grows to cover the piece; the size bar says so.
+        add = next(i for i in range(screen.index, len(run.steps)) if run.steps[i].action == "add")
+        screen.go(add)
+        await pilot.pause()
+        step = run.steps[add]
+        window = source.overlays[0]
+        assert (window.start, window.end) == (step.window.start, step.window.end)
+        assert window.end == step.piece.end
+        assert f"window {step.window_size:,}/500 nws" in screen.query_one(WindowGauge).caption
+
+        # d cycles the kind to "a chunk is closed"; ] goes to the first close.
+        await pilot.press("d")
+        assert screen.kind == "close"
+        screen.go(0)
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        step = screen.step
+        assert step.action == "close" and step.chunk_index == 0
+        assert narration.sentence == step.sentence and "chunk 1 is closed" in step.sentence
+        assert len(source.document.chunks) == 1 and source.selected_chunk == 0
+        assert source.document.chunks[0].byte_range.end == step.chunk.end
+        # Back one step: the chunk is not done yet.
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.index == run.by_kind["close"][0] - 1
+        assert source.document.chunks == () and source.selected_chunk is None
+
+        # The last step: every chunk is done.
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.step.action == "done" and len(source.document.chunks) == len(run.chunks)
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ExploreScreen)
+
+
+async def test_play_pause_speed_and_parameter_change_restarts():
+    app = make_app(SAMPLE.path, max_size=500)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_teach(app, pilot)
+        first_run = screen.run
+        await pilot.press("f", "f", "f")  # 16 steps per second
+        await pilot.press("space")
+        assert screen.playing
+        await wait_for(pilot, lambda: screen.index >= 3, what="playing to advance")
+        await pilot.press("space")
+        assert not screen.playing
+        stopped = screen.index
+        await pilot.pause(0.2)
+        assert screen.index == stopped
+        assert "16 steps/s" in screen.query_one("#teach-panel").border_subtitle
+
+        # The explorer's + key changes the max size: the trace starts again with the new limit.
+        await pilot.press("plus")
+        await wait_for(pilot, lambda: screen.run is not first_run, what="a new trace")
+        assert screen.run.options.max_size == app.options.max_size == 600
+        assert screen.index == 0 and "600 nws" in screen.query_one(StepNarration).sentence
+
+
+async def test_samples_open_from_the_palette_commands(tmp_path: Path):
+    (tmp_path / "empty.txt").write_text("")
+    app = make_app(tmp_path)  # nothing open: t teaches the default sample
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None,
+                       what="the default sample")
+        assert app.screen.run.file.parsed.language == "python"
+        commands = {name: callback for name, callback, _ in tool_commands(app)}
+        names = [f"teach: open sample {s}" for s in ("inventory.rs", "inventory.go", "Inventory.java")]
+        assert all(name in commands for name in names)
+        screen = app.screen
+        commands["teach: open sample inventory.rs"]()
+        await wait_for(pilot, lambda: screen.run is not None and screen.run.file.parsed.language == "rust",
+                       what="the Rust sample")
+        assert screen.query_one("#teach-source").border_title == "inventory.rs"
+        assert screen.query_one(StepNarration).sentence.startswith("Parsed ")
