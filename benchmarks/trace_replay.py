@@ -8,8 +8,9 @@ library and whatever other languages this machine has, built on first use);
 ``--stdlib`` adds every Python file of the standard library. For each file and each
 limit it parses once, then compares the chunk ranges rebuilt from the trace steps
 with ``chunk_parsed`` on the same tree, and checks that every step has a sentence.
-It prints, per language: files, runs, runs equal, mismatches, errors, steps per run
-and seconds; then the first mismatches. Exit status 1 if anything differs.
+It prints, per language: files, runs, runs equal, mismatches, errors, files that are
+not text (binary or not UTF-8: rejected by design), steps per run and CPU seconds;
+then the first mismatches and errors. Exit status 1 if anything differs or fails.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from explorer.engine.api import chunk_parsed, parse  # noqa: E402
 from explorer.engine.batch import default_jobs  # noqa: E402
 from explorer.engine.languages import detect_language  # noqa: E402
 from explorer.engine.options import ChunkOptions  # noqa: E402
+from explorer.engine.text import BinaryContentError  # noqa: E402
 from explorer.engine.trace import replay, trace_parsed  # noqa: E402
 
 
@@ -43,6 +45,7 @@ class FileCheck:
     steps: int = 0
     mismatches: list[str] = field(default_factory=list)
     error: str | None = None
+    not_text: bool = False  # binary or not UTF-8: rejected by design, nothing to replay
     seconds: float = 0.0
 
 
@@ -72,6 +75,8 @@ def check_file(path: str, language: str, sizes: tuple[int, ...]) -> FileCheck:
                     f"max_size={size}: {len(got)} replayed vs {len(expected)} chunks, first difference at chunk "
                     f"{first}: {got[first] if first < len(got) else None} vs "
                     f"{expected[first] if first < len(expected) else None}")
+    except BinaryContentError:
+        result.not_text = True
     except Exception as exc:  # a crash is a finding, not the end of the run
         result.error = f"{type(exc).__name__}: {exc}"
     result.seconds = time.process_time() - started
@@ -124,7 +129,8 @@ def main() -> int:
             by_language[check.language].append(check)
     wall = time.perf_counter() - started
 
-    header = f"{'language':<18}{'files':>7}{'runs':>7}{'equal':>7}{'differ':>8}{'errors':>8}{'steps/run':>11}{'cpu s':>8}"
+    header = (f"{'language':<18}{'files':>7}{'runs':>7}{'equal':>7}{'differ':>8}{'errors':>8}{'not text':>10}"
+              f"{'steps/run':>11}{'cpu s':>8}")
     print(f"Trace replay against chunk(), max sizes {', '.join(map(str, sizes))} nws")
     print(header)
     totals = FileCheck("", "ALL")
@@ -134,9 +140,10 @@ def main() -> int:
         equal = sum(c.equal for c in checks)
         differ = sum(1 for c in checks for _ in c.mismatches)
         errors = sum(1 for c in checks if c.error)
+        not_text = sum(1 for c in checks if c.not_text)
         steps = sum(c.steps for c in checks)
         seconds = sum(c.seconds for c in checks)
-        print(f"{language:<18}{len(checks):>7}{runs:>7}{equal:>7}{differ:>8}{errors:>8}"
+        print(f"{language:<18}{len(checks):>7}{runs:>7}{equal:>7}{differ:>8}{errors:>8}{not_text:>10}"
               f"{steps / max(1, runs):>11.0f}{seconds:>8.1f}")
         totals.runs += runs
         totals.equal += equal
@@ -145,7 +152,8 @@ def main() -> int:
     all_checks = [c for checks in by_language.values() for c in checks]
     differ = sum(len(c.mismatches) for c in all_checks)
     errors = sum(1 for c in all_checks if c.error)
-    print(f"{'ALL':<18}{len(all_checks):>7}{totals.runs:>7}{totals.equal:>7}{differ:>8}{errors:>8}"
+    not_text = sum(1 for c in all_checks if c.not_text)
+    print(f"{'ALL':<18}{len(all_checks):>7}{totals.runs:>7}{totals.equal:>7}{differ:>8}{errors:>8}{not_text:>10}"
           f"{totals.steps / max(1, totals.runs):>11.0f}{totals.seconds:>8.1f}")
     print(f"{len(all_checks)} files in {wall:.1f} s wall ({args.jobs} jobs)")
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,20 +27,20 @@ from explorer.tui.compare.screen import CompareScreen  # noqa: E402
 from explorer.tui.sweep.screen import SweepScreen  # noqa: E402
 from explorer.tui.teach.screen import TeachScreen  # noqa: E402
 
-SIZE = (160, 45)
+sys.path.insert(0, str(REPO / "scripts"))
+from screenshots import SIZE, to_png  # noqa: E402  (the explorer's screenshots: same size, same PNG step)
 TEACH_OPTIONS = ChunkOptions(max_size=500)
 
 #: Teach-mode pictures: (file stem, which step: (action, first node kind or None, occurrence)).
 TEACH_STEPS = (
-    ("teach-1-parse", ("parse", None, 0)),
-    ("teach-2-descend-module", ("descend", "module", 0)),
-    ("teach-3-split-lines", ("split_lines", None, 0)),
-    ("teach-4-window-grows", ("add", None, 8)),
-    ("teach-5-close", ("close", None, 0)),
+    ("teach-1-descend-module", ("descend", "module", 0)),
+    ("teach-2-split-lines", ("split_lines", None, 0)),
+    ("teach-3-window-grows", ("add", None, 8)),
+    ("teach-4-close", ("close", None, 0)),
+    ("teach-5-split-chars", ("split_chars", None, 0)),
     ("teach-6-keep-together", ("keep_together", None, 0)),
     ("teach-7-descend-function", ("descend", "function_definition", 0)),
-    ("teach-8-split-chars", ("split_chars", None, 0)),
-    ("teach-9-done", ("done", None, 0)),
+    ("teach-8-done", ("done", None, 0)),
 )
 
 
@@ -66,11 +64,9 @@ def find_step(run, action: str, kind: str | None, occurrence: int) -> int:
 
 def save(app, out: Path, stem: str) -> Path:
     svg = out / f"{stem}.svg"
-    app.save_screenshot(filename=svg.name, path=str(out))
-    converter = shutil.which("rsvg-convert")
-    if converter:
-        subprocess.run([converter, str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
-    print(f"wrote {svg}{' and .png' if converter else ''}")
+    svg.write_text(app.export_screenshot(title=f"chunk-explorer {stem}"))
+    png = to_png(svg)
+    print(f"{svg}" + (f"  {png}" if png else "  (no rsvg-convert: SVG only)"))
     return svg
 
 

@@ -111,6 +111,7 @@ class ContextBuilder:
         self._import_infos = [e.import_info() for e in self._imports]
         self._import_ranges = sorted({(e.start, e.end) for e in self._imports})
         self._comment = header_comment(parsed.language)
+        self._path_lines: dict[str, str] = {}
 
     # -- context -----------------------------------------------------------------------
     def context_for(self, start: int, end: int) -> dict[str, Any]:
@@ -213,7 +214,10 @@ class ContextBuilder:
         lines = []
         filepath = context.get("filepath")
         if filepath:
-            lines.append(self._line(short_path(filepath)))
+            path_line = self._path_lines.get(filepath)
+            if path_line is None:
+                path_line = self._path_lines[filepath] = self._line(short_path(filepath))
+            lines.append(path_line)
         scope = context.get("scope") or []
         if scope:
             lines.append(self._line("Scope: " + " > ".join(e["name"] for e in reversed(scope))))
@@ -239,7 +243,8 @@ class ContextBuilder:
 
     def _line(self, value: str) -> str:
         opener, closer = self._comment
-        value = _LINE_BREAKS.sub(" ", value)
+        if not value.isprintable():
+            value = _LINE_BREAKS.sub(" ", value)
         if closer:
             value = value.replace(closer, closer[0] + " " + closer[1:])  # keep the comment closed
             return f"{opener} {value} {closer}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,9 +42,14 @@ class ParsedFile:
 
 
 def parse_source(
-    source: SourceText, path: str | None = None, language: str | None = None, *, strategy: str = "ast"
+    source: SourceText, path: str | None = None, language: str | None = None, *, strategy: str = "ast",
+    yield_every: int = 0,
 ) -> ParsedFile:
-    """Detect the language (unless given), parse, and record errors or the reason to fall back."""
+    """Detect the language (unless given), parse, and record errors or the reason to fall back.
+
+    ``yield_every`` (bytes, 0 = never): parse through a read callback that lets other
+    threads run between reads. The parser otherwise holds the GIL for the whole parse,
+    which freezes a UI thread (the explorer parses in a worker) for as long."""
     lang = resolve_language(language) if language else detect_language(path, source.data[:256])
     if lang is None or lang == "text":
         reason = "unknown language" if lang is None else "plain text"
@@ -51,7 +58,7 @@ def parse_source(
         return ParsedFile(source, path, lang, None, fallback="lines strategy")
     if lang in UNSAFE_GRAMMARS:
         return ParsedFile(source, path, lang, None, fallback=UNSAFE_GRAMMARS[lang])
-    tree = get_parser(lang).parse(source.data)
+    tree = get_parser(lang).parse(_yielding_reader(source.data, yield_every) if yield_every else source.data)
     if tree is None:
         return ParsedFile(source, path, lang, None, fallback="the parser gave no tree")
     parsed = ParsedFile(source, path, lang, tree)
@@ -63,6 +70,14 @@ def parse_source(
             parsed.fallback = "the parser could not make sense of most of the file"
             parsed.tree = None
     return parsed
+
+
+def _yielding_reader(data: bytes, step: int) -> Callable[[int, Any], bytes]:
+    def read(offset: int, _point: Any) -> bytes:
+        time.sleep(0)  # give up the GIL for a moment
+        return data[offset : offset + step]
+
+    return read
 
 
 def find_errors(root: Node) -> tuple[list[Node], int]:

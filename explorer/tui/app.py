@@ -112,7 +112,8 @@ class ChunkExplorerApp(App[int]):
 
     def on_mount(self) -> None:
         if self.initial_file is not None:
-            self.open_file(self.initial_file)
+            # After the first frame: parsing holds the GIL and would delay it.
+            self.call_after_refresh(self.open_file, self.initial_file)
             self.call_after_refresh(self.explore.reveal_file, self.initial_file)
         if self.watching:
             self.watch_files()
@@ -130,6 +131,8 @@ class ChunkExplorerApp(App[int]):
             return  # a newer load superseded this one
         self.problem = ""
         self.document = document
+        if message.shown is not None:
+            self.call_after_refresh(message.shown.set)
         if not document.file.partial and document.options != self.options:
             self.apply_options(self.options)  # changed while the file was loading
 

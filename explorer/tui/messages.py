@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,8 @@ class FileOpened(Message):
     document: Document
     #: True when this is a reload of the open file (keep the scroll position).
     reloaded: bool = False
+    #: Set by the app once the document is on screen (a worker may wait for it).
+    shown: threading.Event | None = None
 
 
 @dataclass

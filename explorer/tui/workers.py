@@ -11,6 +11,7 @@ requests only replace the pending options, and the newest runs next.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from functools import partial
 from typing import TYPE_CHECKING
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: From this size on, a file's text is shown before it is parsed and chunked.
 PREVIEW_BYTES = 256 * 1024
+#: The parser reads this many bytes at a time, letting the UI thread run in between.
+PARSE_READ_BYTES = 32 * 1024
+#: Longest wait (seconds) for the UI to draw a preview before parsing starts.
+PREVIEW_WAIT = 1.0
 
 
 def structure_of(parsed: ParsedFile) -> FileStructure | None:
@@ -59,7 +64,7 @@ def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str |
     """Parse and extract structure. Chunks name the file relative to ``root`` (as the CLI does)."""
     started = time.perf_counter()
     name = display_path(path, root) if root else path
-    parsed = parse_source(source, name, options.language, strategy=options.strategy)
+    parsed = parse_source(source, name, options.language, strategy=options.strategy, yield_every=PARSE_READ_BYTES)
     structure = structure_of(parsed)
     parse_ms = (time.perf_counter() - started) * 1000
     lexer = lexer_for(path, parsed.language)
@@ -138,9 +143,12 @@ class DocumentService:
             if source is None:
                 source = read_source(path)
                 if len(source.data) >= PREVIEW_BYTES:
-                    # Parsing a big file takes a while: show its text meanwhile.
+                    # Parsing a big file takes a while: show its text meanwhile. The parser
+                    # holds the GIL, so wait until the UI has drawn the text before parsing.
                     preview = preview_file(path, source, options, self.root)
-                    self.app.post_message(FileOpened(preview_document(preview, options, generation), reloaded))
+                    shown = threading.Event()
+                    self.app.post_message(FileOpened(preview_document(preview, options, generation), reloaded, shown))
+                    shown.wait(PREVIEW_WAIT)
                     reloaded = True
             file = parse_file(path, source, options, self.root)
             if worker.is_cancelled:

@@ -69,13 +69,15 @@ VARIANTS = {
 OPTION_SETS = [
     {"max_size": 1500},
     {"max_size": 300},
-    {"max_size": 40},
+    {"max_size": 40, "context_mode": "none"},
     {"max_size": 1200, "size_unit": "chars", "overlap_lines": 2},
-    {"max_size": 25, "size_unit": "chars"},
-    {"max_size": 30, "size_unit": "lines"},
-    {"max_size": 1, "size_unit": "lines"},
-    {"max_size": 1},
+    {"max_size": 25, "size_unit": "chars", "context_mode": "none"},
+    {"max_size": 30, "size_unit": "lines", "overlap_lines": 1},
+    {"max_size": 1, "size_unit": "lines", "context_mode": "none"},
 ]
+#: The smallest limits make a chunk per character: only on small files.
+TINY_OPTION_SETS = [{"max_size": 1, "context_mode": "none"}, {"max_size": 1, "size_unit": "chars", "context_mode": "none"}]
+TINY_FILE = 6_000
 
 
 def chunk_and_check(check, path: str | None, code: str | bytes, **options):
@@ -95,7 +97,7 @@ def test_real_files_span_many_languages():
 @pytest.mark.parametrize("path", REAL_FILES, ids=_id)
 def test_invariants_on_real_code(path, check):
     code = read(path)
-    for options in OPTION_SETS:
+    for options in OPTION_SETS + (TINY_OPTION_SETS if len(code) < TINY_FILE else []):
         chunks = chunk_and_check(check, str(path), code, **options)
         assert chunks[0].strategy == "ast", f"{path.name} should parse"
     as_bytes = chunk_and_check(check, str(path), code.encode("utf-8"), max_size=300)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input
+from rich.console import Console
+from textual.widgets import DataTable, Input, Static
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.sweep import settings_grid, sweep
@@ -28,6 +30,12 @@ def test_parse_sizes():
             parse_sizes(bad)
 
 
+def rendered(renderable) -> str:
+    console = Console(width=160, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
 async def open_sweep(app, pilot) -> SweepScreen:
     await pilot.pause()
     app.action_sweep()
@@ -37,7 +45,7 @@ async def open_sweep(app, pilot) -> SweepScreen:
     return app.screen  # type: ignore[return-value]
 
 
-async def test_sweep_lists_settings_and_saves_the_chosen_one(project: Path):
+async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Path):
     app = make_app(project, max_size=1500)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_sweep(app, pilot)
@@ -54,24 +62,12 @@ async def test_sweep_lists_settings_and_saves_the_chosen_one(project: Path):
         assert [row[1] for row in rows] == ["500", "1,000", "1,500", "2,000", "3,000"]
         assert [row[2] for row in rows] == [f"{s.chunks:,}" for s in want.settings]
         assert rows[2][0] == "3*", "the setting in use is marked"
-        chart = str(screen.query_one("#sweep-chart").content)  # a rich Group: rendered below
-        assert chart
+        chart = rendered(screen.query_one("#sweep-chart", Static).content)
+        for setting in want.settings:  # one bar row per setting, with its figures
+            assert f"{setting.options.max_size:,}" in chart and f"{setting.chunks:,}" in chart
+        assert "index size" in chart and "split defs%" in chart
 
-        # Pick the second row: s applies it and writes the settings file.
-        table.focus()
-        table.move_cursor(row=1)
-        await pilot.press("s")
-        await pilot.pause()
-        assert app.options.max_size == 1000
-        saved = read_settings_file(project / SETTINGS_FILE)
-        assert saved.options.max_size == 1000
-        assert str(table.get_row_at(1)[0]) == "2*" and str(table.get_row_at(2)[0]) == "3"
-
-
-async def test_sweep_with_other_sizes_and_bad_input(project: Path):
-    app = make_app(project, max_size=1500)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_sweep(app, pilot)
+        # Other sizes, typed in the field.
         sizes = screen.query_one("#sweep-sizes", Input)
         sizes.value = "200, 400"
         sizes.focus()
@@ -89,3 +85,15 @@ async def test_sweep_with_other_sizes_and_bad_input(project: Path):
         assert screen.generation == before, "nothing runs on bad input"
         assert any("'big' is not a positive whole number" in n.message for n in app._notifications)
         assert not (project / SETTINGS_FILE).exists(), "nothing is saved unless asked"
+
+        # Pick the second row: s applies it and writes the settings file.
+        table.focus()
+        table.move_cursor(row=1)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.options.max_size == 400
+        saved = read_settings_file(project / SETTINGS_FILE)
+        assert saved.options.max_size == 400
+        assert str(table.get_row_at(1)[0]) == "2*" and str(table.get_row_at(0)[0]) == "1"
+
+

@@ -65,6 +65,9 @@ def test_trace_run_matches_chunk_and_finds_decisions():
             node = node_for_step(file.parsed, step)
             assert node is not None and node.type == step.node_types[0]
             assert step.piece.start <= node.start_byte and node.end_byte <= step.piece.end
+    # A cut minified line: the node shown is the token being cut, not the whole module.
+    split_chars = next(step for step in run.steps if step.action == "split_chars")
+    assert node_for_step(file.parsed, split_chars).type == SAMPLE.cases["minified_line"]
 
 
 async def test_stepping_highlights_the_node_window_and_sentence():
@@ -148,11 +151,16 @@ async def test_play_pause_speed_and_parameter_change_restarts():
         assert screen.index == stopped
         assert "16 steps/s" in screen.query_one("#teach-panel").border_subtitle
 
-        # The explorer's + key changes the max size: the trace starts again with the new limit.
+        # The explorer's + key changes the max size: the trace starts again with the new
+        # limit, from its first step, still playing.
+        await pilot.press("space")
         await pilot.press("plus")
         await wait_for(pilot, lambda: screen.run is not first_run, what="a new trace")
         assert screen.run.options.max_size == app.options.max_size == 600
-        assert screen.index == 0 and "600 nws" in screen.query_one(StepNarration).sentence
+        assert screen.run.steps[0].limit == 600 and "600 nws" in screen.run.steps[0].sentence
+        assert screen.playing and screen.index < stopped
+        await pilot.press("space")
+        assert not screen.playing
 
 
 async def test_samples_open_from_the_palette_commands(tmp_path: Path):

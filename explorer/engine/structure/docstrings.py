@@ -29,9 +29,9 @@ _LINE_MARKER = re.compile(r"^(?://[/!]?|#+|--+|;+|%+)[ ]?")
 
 def trim(text: str) -> str | None:
     """PEP 257 docstring trimming; ``None`` for an empty result."""
+    if "\n" not in text and "\r" not in text:
+        return text.strip() or None
     lines = text.expandtabs().splitlines()
-    if not lines:
-        return None
     indent = min(
         (len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()),
         default=0,

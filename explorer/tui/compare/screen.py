@@ -69,6 +69,16 @@ def split_overlays(side: Side, view: OverlaySourceView) -> list[Overlay]:
     return overlays
 
 
+def split_summary(side: Side) -> str:
+    """``4 definitions split, 1 doc comment cut off (red bar)`` for a side's border."""
+    definitions = sum(1 for split in side.metrics.splits if split.what != "doc")
+    docs = len(side.metrics.splits) - definitions
+    text = f"{definitions} definition{'s' if definitions != 1 else ''} split"
+    if docs:
+        text += f", {docs} doc comment{'s' if docs != 1 else ''} cut off"
+    return text + (" (red bar)" if side.metrics.splits else "")
+
+
 def measures_table(comparison: Comparison) -> Table:
     """Measure | first | second, the better value of each pair in green."""
     table = Table(box=None, expand=True, pad_edge=False, show_edge=False, header_style="bold")
@@ -216,9 +226,7 @@ class CompareScreen(Screen):
                 view.show_document(document)
             view.set_overlays(split_overlays(side, view))
             view.border_title = f"{name}: {side.label}"
-            splits = len(side.metrics.splits)
-            view.border_subtitle = (f"{side.summary.chunks:,} chunks · {splits} definition{'s' if splits != 1 else ''} "
-                                    f"split (red bar)")
+            view.border_subtitle = f"{side.summary.chunks:,} chunks · {split_summary(side)}"
         self.query_one("#compare-measures", Static).update(measures_table(comparison))
 
     @on(ComparisonFailed)

@@ -36,6 +36,7 @@ DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {
 KIND_ORDER = tuple(DECISION_KINDS)
 
 _NON_SPACE = re.compile(rb"[^ \t\r\n\f\v]")
+_SPACES = frozenset(b" \t\r\n\f\v"[i:i + 1] for i in range(6))
 
 #: Play speeds in steps per second (f / s move along them).
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
@@ -129,16 +130,20 @@ def load_file(path: str, options: ChunkOptions, root: str | None = None) -> Load
 
 def node_for_step(parsed: ParsedFile, step: TraceStep) -> Node | None:
     """The syntax node a step is about: the first node of its piece, or for a piece of
-    text (a part of a cut token) the smallest named node holding it."""
+    text (a part of a cut token) the innermost named node holding its last character
+    (a character split's piece may begin with the open window; its end is in the token)."""
     root = parsed.root
     if root is None or step.piece is None:
         return None
     start, end = step.piece.start, step.piece.end
+    data = parsed.source.data
     if not step.node_types:
-        return root.named_descendant_for_byte_range(start, max(start, end))
+        last = max(start, end - 1)
+        while last > start and data[last:last + 1] in _SPACES:
+            last -= 1
+        return root.named_descendant_for_byte_range(last, last)
     # A piece takes in the whitespace around its nodes: its first node starts at its
     # first non-whitespace byte.
-    data = parsed.source.data
     match = _NON_SPACE.search(data, start, max(start, end))
     first = match.start() if match else start
     wanted = step.node_types[0]

@@ -96,6 +96,9 @@ class TeachScreen(Screen):
         self.speed = DEFAULT_SPEED
         self.generation = 0
         self._timer: Timer | None = None
+        #: Play as soon as the trace being computed is ready (space pressed meanwhile, or
+        #: a parameter changed while playing).
+        self._play_when_ready = False
 
     # -- layout ----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -149,7 +152,9 @@ class TeachScreen(Screen):
     def trace(self) -> None:
         """(Re)compute the trace for the current options, in a worker."""
         self.generation += 1
+        resume = self.playing or self._play_when_ready
         self.pause()
+        self._play_when_ready = resume
         root = getattr(self.app, "root", None)
         self.run_worker(
             partial(self._trace_worker, self.file, self.path, self.options, root, self.generation),
@@ -202,6 +207,9 @@ class TeachScreen(Screen):
             f"{len(run.steps):,} steps · {len(run.chunks):,} chunks"
         )
         self.go(0)
+        if self._play_when_ready:
+            self._play_when_ready = False
+            self.play()
 
     @on(TraceFailed)
     def _trace_failed(self, message: TraceFailed) -> None:
@@ -230,7 +238,8 @@ class TeachScreen(Screen):
         if source.document is not None and source.document.chunking is not chunking:
             source.show_chunking(chunking)
         source.show_step(step)
-        self.query_one(AstTree).reveal_node(node_for_step(run.file.parsed, step))
+        # A step without a node (parse, done) is about the whole tree.
+        self.query_one(AstTree).reveal_node(node_for_step(run.file.parsed, step) or run.file.parsed.root)
         self.query_one(StepNarration).show_step(step, len(run.steps), run.done[index])
         before = (run.steps[index - 1].window_size or 0) if index > 0 else 0
         self.query_one(WindowGauge).show_step(step, before, run.options.size_unit)
@@ -277,13 +286,16 @@ class TeachScreen(Screen):
         return self._timer is not None
 
     def action_toggle_play(self) -> None:
-        if self.playing:
+        if self.playing or self._play_when_ready:
             self.pause()
         else:
             self.play()
 
     def play(self) -> None:
-        if self.run is None or self.playing:
+        if self.run is None:
+            self._play_when_ready = True
+            return
+        if self.playing:
             return
         if self.index >= len(self.run.steps) - 1:
             self.go(0)  # from the start again
@@ -291,6 +303,7 @@ class TeachScreen(Screen):
         self._show_status()
 
     def pause(self) -> None:
+        self._play_when_ready = False
         if self._timer is not None:
             self._timer.stop()
             self._timer = None

@@ -74,6 +74,8 @@ class TraceSourceView(OverlaySourceView):
         target = step.piece or step.chunk
         if scroll and target is not None:
             self.reveal(target.start, target.end)
+        elif scroll:  # the first and last steps are about the whole file: show it from the top
+            self.scroll_to(0, 0, animate=False, immediate=True)
 
     def _overlays_for(self, step: TraceStep) -> tuple[Overlay, ...]:
         styles = self.styles_for_teaching

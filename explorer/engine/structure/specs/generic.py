@@ -115,16 +115,22 @@ def classified_kinds(language: str) -> dict[str, list[str]]:
 def generic_query(language: str) -> Query | None:
     """A query capturing the grammar's definition-like nodes, or ``None`` if it has none."""
     lang = get_language(language)
-    patterns = []
-    for what, kinds in sorted(classified_kinds(language).items()):
-        capture = {"comment": "@comment", "import": "@import"}.get(what, f"@item.{what}")
-        for kind in kinds:
-            pattern = f"({kind}) {capture}"
-            try:  # some kinds (supertypes, aliases) cannot head a pattern
+    patterns = [
+        f"({kind}) " + ("@import" if what == "import" else f"@item.{what}")
+        for what, kinds in sorted(classified_kinds(language).items())
+        if what != "comment"
+        for kind in kinds
+    ]
+    if not patterns:
+        return None
+    try:
+        return Query(lang, "\n".join(patterns))
+    except QueryError:  # some kinds (supertypes, aliases) cannot head a pattern: drop those
+        valid = []
+        for pattern in patterns:
+            try:
                 Query(lang, pattern)
             except QueryError:
                 continue
-            patterns.append(pattern)
-    if not any("@item." in p or "@import" in p for p in patterns):
-        return None
-    return Query(lang, "\n".join(patterns))
+            valid.append(pattern)
+        return Query(lang, "\n".join(valid)) if valid else None

@@ -19,25 +19,12 @@
     left: (identifier) @name
     right: (_)? @body) @item.constant)
 
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name
-      right: (_)? @body)) @item.constant)
-
 ; class attributes and dataclass fields
 (class_definition
   body: (block
     (assignment
       left: (identifier) @name
       right: (_)? @body) @item.field))
-
-(class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier) @name
-        right: (_)? @body)) @item.field))
 
 ; imports: one match per imported name
 (import_statement

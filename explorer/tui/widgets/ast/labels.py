@@ -27,8 +27,9 @@ def point(source: SourceText, byte: int) -> tuple[int, int]:
     return row, source.char_offset(byte) - source.char_offset(source.line_starts[row])
 
 
-def node_label(node: Node, field: str | None, source: SourceText, limit: int, unit: str) -> Text:
-    """A label as a ``Text`` (node types such as ``[`` must never be read as markup)."""
+def node_place(node: Node, field: str | None, source: SourceText) -> Text:
+    """``field: type [row, col] - [row, col]  start-end``: the part of a label that never changes.
+    A ``Text``, because node types such as ``[`` must never be read as markup."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if field:
         text.append(f"{field}: ", FIELD)
@@ -43,8 +44,14 @@ def node_label(node: Node, field: str | None, source: SourceText, limit: int, un
     start, end = node.start_byte, node.end_byte
     (r1, c1), (r2, c2) = point(source, start), point(source, end)
     text.append(f" [{r1}, {c1}] - [{r2}, {c2}]", POSITION)
-    size = source.measure(unit, start, end)
     text.append(f"  {start}-{end}", SIZE)
+    return text
+
+
+def node_label(node: Node, place: Text, source: SourceText, limit: int, unit: str) -> Text:
+    """The place, then the node's size against the limit (and ``!`` over subtrees with errors)."""
+    text = place.copy()
+    size = source.measure(unit, node.start_byte, node.end_byte)
     text.append(f"  {size}/{limit} {unit}", OVER if size > limit else SIZE)
     if node.has_error and not (node.is_error or node.is_missing):
         text.append("  !", ERROR)
@@ -52,4 +59,4 @@ def node_label(node: Node, field: str | None, source: SourceText, limit: int, un
 
 
 def _safe(value: str) -> str:
-    return display_line(value)[0]
+    return value if value.isprintable() else display_line(value)[0]

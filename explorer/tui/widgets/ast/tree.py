@@ -22,13 +22,15 @@ from explorer.engine.parse import ParsedFile
 
 from ...messages import AstNodeSelected
 from ..window import ChildWindow, Gap
-from .labels import node_label
+from .labels import node_label, node_place
 
 
 @dataclass(eq=False)
 class AstEntry:
     node: Node
     field_name: str | None
+    #: The fixed part of the label (the size part follows the limit).
+    place: Text | None = field(default=None, repr=False)
     window: ChildWindow | None = field(default=None, repr=False)
     #: Children shown (named ones, or all) and their start bytes, fetched on first expansion.
     children: list[Node] | None = field(default=None, repr=False)
@@ -38,7 +40,7 @@ class AstEntry:
 class AstTree(Tree["AstEntry | Gap"]):
     """The tree-sitter tree of the open file, in the playground's notation."""
 
-    BATCH = 200
+    BATCH = 100
 
     BINDINGS = [
         Binding("a", "toggle_anonymous", "Anonymous nodes", id="ast.toggle_anonymous",
@@ -73,7 +75,8 @@ class AstTree(Tree["AstEntry | Gap"]):
             self.reset(Text(f"no syntax tree ({why})", style=Style(dim=True, italic=True)), None)
             self.root.allow_expand = False
             return
-        self.reset(self._label(root, None), AstEntry(root, None))
+        entry = AstEntry(root, None)
+        self.reset(self._label(entry), entry)
         self.root.allow_expand = True
         self._populate(self.root)
         self.root.expand()
@@ -88,12 +91,14 @@ class AstTree(Tree["AstEntry | Gap"]):
             tree_node = stack.pop()
             entry = tree_node.data
             if isinstance(entry, AstEntry):
-                tree_node.set_label(self._label(entry.node, entry.field_name))
+                tree_node.set_label(self._label(entry))
             stack.extend(tree_node.children)
 
-    def _label(self, node: Node, field_name: str | None) -> Text:
+    def _label(self, entry: AstEntry) -> Text:
         assert self.parsed is not None
-        return node_label(node, field_name, self.parsed.source, self.limit, self.unit)
+        if entry.place is None:
+            entry.place = node_place(entry.node, entry.field_name, self.parsed.source)
+        return node_label(entry.node, entry.place, self.parsed.source, self.limit, self.unit)
 
     # -- lazy loading -----------------------------------------------------------------------
     def _children_of(self, entry: AstEntry) -> list[Node]:
@@ -119,8 +124,8 @@ class AstTree(Tree["AstEntry | Gap"]):
             child = children[index]
             field_name = self._field_of(entry.node, child, index)
             grandchildren = child.child_count if self.show_anonymous else child.named_child_count
-            return parent.add(self._label(child, field_name), AstEntry(child, field_name),
-                              before=before, allow_expand=grandchildren > 0)
+            child_entry = AstEntry(child, field_name)
+            return parent.add(self._label(child_entry), child_entry, before=before, allow_expand=grandchildren > 0)
 
         entry.window = ChildWindow(tree_node, len(children), add_child, self.BATCH)
         entry.window.open()

@@ -35,7 +35,8 @@ class ImportsGroup:
 
 
 def _one_line(text: str) -> str:
-    return display_line(" ".join(text.split()))[0]
+    text = " ".join(text.split())
+    return text if text.isprintable() else display_line(text)[0]
 
 
 def entity_label(entity: Entity) -> Text:
@@ -60,7 +61,7 @@ def entity_label(entity: Entity) -> Text:
 class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
     """Entities of the open file."""
 
-    BATCH = 200
+    BATCH = 100
 
     BINDINGS = [
         Binding("d", "show_docstring", "Docstring", id="scope.docstring",
