@@ -260,9 +260,6 @@ class _Pool:
             self.executor = ProcessPoolExecutor(self.jobs, mp_context=self.context, initializer=_init_worker)
         return self.executor
 
-    def reset(self) -> None:
-        self.close()
-
     def close(self) -> None:
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
@@ -273,7 +270,8 @@ def _run_pool(inputs: Iterator[BatchFile], total: int | None, options: ChunkOpti
               on_progress: ProgressCallback | None, analyze: Analyzer | None, keep_chunks: bool,
               jobs: int) -> Iterator[BatchResult]:
     pool = _Pool(jobs)
-    window = jobs * 4  # files in flight: enough to keep workers busy, bounded memory
+    window = jobs * 4  # files in flight: enough to keep workers busy
+    max_ready = jobs * 64  # results held back behind a slow file: bounded memory
     inflight: dict[Future[BatchResult], tuple[int, BatchFile]] = {}
     ready: dict[int, BatchResult] = {}
     next_out = 0
@@ -289,36 +287,44 @@ def _run_pool(inputs: Iterator[BatchFile], total: int | None, options: ChunkOpti
         if on_progress is not None:
             on_progress(completed, total, result)
 
+    def recover(suspects: list[tuple[int, BatchFile]]) -> None:
+        # A worker died. Every unfinished file is a suspect: rerun them one at a time in
+        # a fresh pool, so only the file that kills a worker is marked failed.
+        suspects = suspects + list(inflight.values())
+        inflight.clear()
+        pool.close()
+        for index, job in sorted(suspects, key=lambda s: s[0]):
+            finish(index, _run_isolated(pool, job, options, analyze, keep_chunks))
+
     try:
         while True:
-            while not exhausted and len(inflight) < window:
+            while not exhausted and len(inflight) < window and len(ready) < max_ready:
                 nxt = next(source, None)
                 if nxt is None:
                     exhausted = True
                     break
-                index, job = nxt
-                inflight[pool.get().submit(chunk_one, job, options, analyze, keep_chunks)] = (index, job)
-            if not inflight:
-                break
-            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-            suspects: list[tuple[int, BatchFile]] = []
-            for future in done:
-                index, job = inflight.pop(future)
                 try:
-                    finish(index, future.result())
-                except BrokenProcessPool:
-                    suspects.append((index, job))
-                except Exception as exc:  # e.g. an analysis result that cannot be pickled
-                    finish(index, _failed(BatchResult(job.label, None, None), ERROR,
-                                          f"{type(exc).__name__}: {exc}", time.perf_counter()))
-            if suspects:
-                # A worker died. Every unfinished file is a suspect: rerun them one at a time
-                # in a fresh pool, so only the file that kills a worker is marked failed.
-                suspects += list(inflight.values())
-                inflight.clear()
-                pool.reset()
-                for index, job in sorted(suspects, key=lambda s: s[0]):
-                    finish(index, _run_isolated(pool, job, options, analyze, keep_chunks))
+                    future = pool.get().submit(chunk_one, nxt[1], options, analyze, keep_chunks)
+                except BrokenProcessPool:  # broke since the last wait: this file never ran
+                    recover([nxt])
+                    continue
+                inflight[future] = nxt
+            if not inflight and not ready:
+                break
+            if inflight:
+                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                suspects: list[tuple[int, BatchFile]] = []
+                for future in done:
+                    index, job = inflight.pop(future)
+                    try:
+                        finish(index, future.result())
+                    except BrokenProcessPool:
+                        suspects.append((index, job))
+                    except Exception as exc:  # e.g. an analysis result that cannot be pickled
+                        finish(index, _failed(BatchResult(job.label, None, None), ERROR,
+                                              f"{type(exc).__name__}: {exc}", time.perf_counter()))
+                if suspects:
+                    recover(suspects)
             while next_out in ready:
                 yield ready.pop(next_out)
                 next_out += 1
@@ -332,7 +338,7 @@ def _run_isolated(pool: _Pool, job: BatchFile, options: ChunkOptions, analyze: A
     try:
         return pool.get().submit(chunk_one, job, options, analyze, keep_chunks).result()
     except BrokenProcessPool:
-        pool.reset()
+        pool.close()
         return _failed(BatchResult(job.label, None, None), CRASH,
                        "the worker process died while chunking this file (a crash in a parser?)", started)
     except Exception as exc:

@@ -109,19 +109,22 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
         # A single over-long line is cut at characters. It starts its own chunks when
         # it starts a line (a clean cut); mid-line, the open window takes its first part,
         # and so does a window of blank lines (alone it would be a chunk of whitespace).
-        if win_start is not None and src.is_line_start(piece.start) and src.nws(win_start, piece.start):
+        # Cuts then fall inside the line only: the window's earlier lines close as a chunk.
+        line_start = src.line_starts[src.line_of(piece.start)] if win_start is not None else 0
+        if win_start is not None and line_start > win_start and src.nws(win_start, line_start):
+            piece = Piece(line_start, piece.end, None, piece.cut if line_start == piece.start else CLEAN)
             if trace:
                 trace("close", piece, win_start, None)
-            yield Span(win_start, piece.start, win_cut, piece.cut)
+            yield Span(win_start, line_start, win_cut, piece.cut)
         elif win_start is not None:
             piece = Piece(win_start, piece.end, None, win_cut)
         cuts = list(_char_cuts(src, piece, size, limit))
         if trace:
             trace("split_chars", piece, None, [Piece(a, b, None, c) for a, b, c in cuts])
-        for start, end, cut in cuts[:-1]:
+        for (start, end, cut), (_, _, next_cut) in zip(cuts, cuts[1:]):
             if trace:
                 trace("emit_chars", Piece(start, end, None, cut), None, None)
-            yield Span(start, end, cut, CHAR)
+            yield Span(start, end, cut, next_cut)
         last = Piece(cuts[-1][0], cuts[-1][1], None, cuts[-1][2])
         win_start, win_cut = last.start, last.cut
         if trace:
@@ -316,7 +319,8 @@ def _char_cuts(src: SourceText, piece: Piece, size: Callable[[int, int], int], l
             while not src.is_char_boundary(stop):
                 stop += 1
         yield start, stop, cut
-        start, cut = stop, CHAR
+        # A window of blank lines taken along can put a stop at a line start.
+        start, cut = stop, (LINE if src.is_line_start(stop) else CHAR)
 
 
 def split_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None) -> list[Span]:

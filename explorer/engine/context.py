@@ -9,8 +9,8 @@ overlap_text)`` (its ``contextualized_text``). Pass a precomputed
 The context dict (camelCase keys, in this order)::
 
     filepath, language     only when context_mode is not "none"
-    scope                  entities containing the chunk, innermost first:
-                           [{name, type, signature}]
+    scope                  entities containing the chunk, innermost first (at most
+                           64): [{name, type, signature}]
     entities               entities overlapping the chunk that are not in scope:
                            [{name, type, signature, docstring, lineRange, isPartial}]
     siblings               children of the innermost scope (or top-level entities)
@@ -75,6 +75,9 @@ from .structure.entities import NON_SCOPE_TYPES, Entity
 from .structure.extract import empty_structure
 from .structure.specs.comments import header_comment
 
+#: Scope chains are cut to this many innermost entities (only pathological
+#: nesting gets there; it keeps context linear in the number of chunks).
+MAX_SCOPE = 64
 #: Header lists longer than this are cut and end with "… (+N more)".
 MAX_DEFINES = 10
 MAX_USES = 10
@@ -121,12 +124,12 @@ class ContextBuilder:
             ctx.update(scope=[], entities=[], siblings=[], imports=[])
         else:
             index = self.structure.scope
-            scope = index.enclosing(start, end)
+            scope, partial = index.around(start, end, MAX_SCOPE)
             ctx["filepath"] = self.filepath
             ctx["language"] = self.parsed.language
             ctx["scope"] = [e.info() for e in scope]
             if self.mode == "full":
-                ctx["entities"] = self._entities(start, end, scope)
+                ctx["entities"] = self._entities(start, end, partial)
                 ctx["siblings"] = self._siblings(start, end, scope)
                 ctx["imports"] = self._imports_for(start, end)
             else:
@@ -135,11 +138,14 @@ class ContextBuilder:
             ctx["parseError"] = dict(self.parsed.parse_error)
         return ctx
 
-    def _entities(self, start: int, end: int, scope: list[Entity]) -> list[dict[str, Any]]:
-        index = self.structure.scope
-        in_scope = {id(e) for e in scope}
-        found = [(e, True) for e in reversed(index.covering(start)) if id(e) not in in_scope]
-        found += [(e, partial) for e, partial in index.starting_in(start, end) if id(e) not in in_scope]
+    def _entities(self, start: int, end: int, partial: list[Entity]) -> list[dict[str, Any]]:
+        found = [(e, True) for e in partial]
+        found += [
+            (e, is_partial)
+            for e, is_partial in self.structure.scope.starting_in(start, end)
+            # one starting with the chunk and running past it contains it: scope
+            if not (e.start == start and is_partial and e.type not in NON_SCOPE_TYPES)
+        ]
         return [
             {
                 "name": e.name,

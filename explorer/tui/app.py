@@ -37,6 +37,7 @@ from .screens.export import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_sweep, open_teach
+from .processes import prepare_process_pools
 from .workers import DocumentService
 
 #: Step of the +/- keys per size unit.
@@ -311,6 +312,7 @@ class ChunkExplorerApp(App[int]):
             return
         target = self._target(path)
         self.push_screen(ExportProgressScreen(target))
+        prepare_process_pools()  # big trees are chunked by a process pool
         self.run_worker(
             partial(self._export_tree_worker, target, self.options), name="export tree", group="export",
             exclusive=True, thread=True, exit_on_error=False, description="export the whole tree",

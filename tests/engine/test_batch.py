@@ -162,3 +162,33 @@ def test_forkserver_workers_work(tmp_path, monkeypatch) -> None:
     paths = make_files(tmp_path, 4)
     results = chunk_batch(paths, jobs=2)
     assert [r.path for r in results] == paths and all(r.ok for r in results)
+
+
+def test_a_pool_found_broken_at_submit_time_is_recovered(tmp_path, monkeypatch) -> None:
+    """A worker can die between two waits; the next submit then fails at once."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from explorer.engine import batch
+
+    made = []
+
+    class BreaksOnThirdSubmit(ProcessPoolExecutor):
+        submits = 0
+
+        def submit(self, *args, **kwargs):
+            type(self).submits += 1
+            if len(made) == 1 and type(self).submits == 3:
+                raise BrokenProcessPool("a worker died")
+            return super().submit(*args, **kwargs)
+
+    def factory(*args, **kwargs):
+        made.append(1)
+        return BreaksOnThirdSubmit(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "ProcessPoolExecutor", factory)
+    paths = make_files(tmp_path, 8)
+    results = chunk_batch(paths, jobs=2)
+    assert len(made) >= 2  # a fresh pool replaced the broken one
+    assert [r.path for r in results] == paths
+    assert all(r.ok for r in results)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import pytest
 from textual.widgets import Input, Select
 
 import explorer
@@ -87,61 +86,52 @@ async def test_file_tree_respects_gitignore_and_opens_files(project: Path):
         assert app.document.file.parsed.language == "typescript"
 
 
-@pytest.mark.parametrize(
-    "change, keys",
-    [
-        ({"max_size": 400}, ["plus"]),
-        ({"max_size": 200}, ["minus"]),
-        ({"overlap_lines": 2}, ["greater_than_sign", "greater_than_sign"]),
-    ],
-    ids=["size-up", "size-down", "overlap"],
-)
-async def test_parameter_keys_rechunk_without_reparsing(project: Path, change, keys):
+async def test_each_parameter_changes_the_chunks(project: Path):
+    """Keys and form fields, one after the other on one open file: each change re-chunks
+    to exactly what the engine gives; only language and strategy re-parse."""
     path = project / "inventory.py"
     app = make_app(path)
     async with app.run_test(size=SIZE) as pilot:
         await open_app(app, pilot)
-        before = app.document
-        for key in keys:
-            await pilot.press(key)
-        await wait_for(pilot, lambda: app.document.options == dataclasses.replace(before.options, **change),
-                       what="the new chunking")
-        await wait_until_idle(pilot, app)
-        after = app.document
-        assert after.file is before.file, "re-chunking must reuse the parsed file"
-        want = expected_chunks(path, after.options, project)
-        assert spans(after.chunks) == spans(want)
-        assert [c.overlap_text for c in after.chunks] == [c.overlap_text for c in want]
-        assert spans(after.chunks) != spans(before.chunks) or change.get("overlap_lines")
-        # The form follows the keys.
-        assert app.explore.query_one("#max-size", Input).value == str(after.options.max_size)
-        assert app.explore.query_one("#overlap", Input).value == str(after.options.overlap_lines)
+        screen = app.explore
 
+        async def changed(before, **change):
+            want_options = dataclasses.replace(before.options, **change)
+            await wait_for(pilot, lambda: app.document.options == want_options, what=f"{change}")
+            await wait_until_idle(pilot, app)
+            after = app.document
+            want = expected_chunks(path, after.options, project)
+            assert spans(after.chunks) == spans(want), change
+            assert [c.contextualized_text for c in after.chunks] == [c.contextualized_text for c in want], change
+            assert [c.contextualized_text for c in after.chunks] != [c.contextualized_text for c in before.chunks], change
+            # The form shows what is in force.
+            assert screen.query_one("#max-size", Input).value == str(after.options.max_size)
+            assert screen.query_one("#overlap", Input).value == str(after.options.overlap_lines)
+            return after
 
-@pytest.mark.parametrize(
-    "select_id, value, field, reparse",
-    [
-        ("#size-unit", "lines", "size_unit", False),
-        ("#context-mode", "none", "context_mode", False),
-        ("#strategy", "lines", "strategy", True),
-        ("#language", "text", "language", True),
-    ],
-)
-async def test_each_select_parameter_changes_the_chunks(project: Path, select_id, value, field, reparse):
-    path = project / "inventory.py"
-    app = make_app(path, max_size=300 if field != "size_unit" else 300)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_app(app, pilot)
-        before = app.document
-        app.explore.query_one(select_id, Select).value = value
-        await wait_for(pilot, lambda: getattr(app.document.options, field) == value, what=f"{field}={value}")
-        await wait_until_idle(pilot, app)
-        after = app.document
-        assert (after.file is not before.file) == reparse
-        want = expected_chunks(path, after.options, project)
-        assert spans(after.chunks) == spans(want)
-        assert [c.contextualized_text for c in after.chunks] == [c.contextualized_text for c in want]
-        assert [c.contextualized_text for c in after.chunks] != [c.contextualized_text for c in before.chunks]
+        for keys, change in (
+            (["plus"], {"max_size": 400}),
+            (["minus", "minus"], {"max_size": 200}),
+            (["greater_than_sign", "greater_than_sign"], {"overlap_lines": 2}),
+            (["less_than_sign"], {"overlap_lines": 1}),
+        ):
+            before = app.document
+            await pilot.press(*keys)
+            after = await changed(before, **change)
+            assert after.file is before.file, "re-chunking must reuse the parsed file"
+        for select_id, value, field, reparse in (
+            ("#size-unit", "lines", "size_unit", False),
+            ("#context-mode", "none", "context_mode", False),
+            ("#context-mode", "minimal", "context_mode", False),
+            ("#strategy", "lines", "strategy", True),
+            ("#strategy", "ast", "strategy", True),
+            ("#language", "text", "language", True),
+        ):
+            before = app.document
+            screen.query_one(select_id, Select).value = value
+            after = await changed(before, **{field: value})
+            assert (after.file is not before.file) == reparse, field
+        assert app.document.file.parsed.fallback == "plain text"
 
 
 async def test_typing_a_max_size_is_debounced_into_one_rechunk(project: Path):

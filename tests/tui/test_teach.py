@@ -158,7 +158,7 @@ async def test_play_pause_speed_and_parameter_change_restarts():
         await wait_for(pilot, lambda: screen.run is not first_run, what="a new trace")
         assert screen.run.options.max_size == app.options.max_size == 600
         assert screen.run.steps[0].limit == 600 and "600 nws" in screen.run.steps[0].sentence
-        assert screen.playing and screen.index < stopped
+        assert screen.playing
         await pilot.press("space")
         assert not screen.playing
 
@@ -180,3 +180,18 @@ async def test_samples_open_from_the_palette_commands(tmp_path: Path):
                        what="the Rust sample")
         assert screen.query_one("#teach-source").border_title == "inventory.rs"
         assert screen.query_one(StepNarration).sentence.startswith("Parsed ")
+
+        # Picking a function in the tree goes to the step where the chunker first met it.
+        ast = screen.query_one(AstTree)
+        function = next(child for child in ast.root.children
+                        if isinstance(child.data, AstEntry) and child.data.node.type == "function_item")
+        node = function.data.node
+        ast.focus()
+        ast.move_cursor(function)
+        await wait_for(pilot, lambda: screen.index > 0, what="the step about the function")
+        piece = screen.step.piece
+        assert piece.start <= node.start_byte and node.end_byte <= piece.end
+        assert screen.step.action not in ("descend", "separate") or screen.step.node_types == ("function_item",)
+        assert not any(s.action in ("add", "open") and s.piece.start <= node.start_byte and node.end_byte <= s.piece.end
+                       for s in screen.run.steps[:screen.index]), "the first step about it"
+        assert ast.cursor_node is function, "the tree keeps the user's cursor"

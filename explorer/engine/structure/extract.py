@@ -9,6 +9,7 @@ sideways through siblings (both are slow in tree-sitter): wrappers come from
 
 from __future__ import annotations
 
+import gc
 import re
 from functools import lru_cache
 from typing import Any
@@ -42,6 +43,16 @@ def extract_structure(parsed: ParsedFile) -> FileStructure:
     language = parsed.language
     if parsed.tree is None or language is None:
         return empty_structure(language)
+    enabled = gc.isenabled()
+    gc.disable()  # many short-lived objects and no cycles: cyclic GC passes would only cost
+    try:
+        return _extract(parsed, language)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _extract(parsed: ParsedFile, language: str) -> FileStructure:
     spec = spec_for(language)
     query = compiled_query(language)
     if query is None:

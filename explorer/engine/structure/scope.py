@@ -94,21 +94,43 @@ class ScopeIndex:
             node = node.parent
         return node
 
-    def enclosing(self, start: int, end: int) -> list[Entity]:
+    def enclosing(self, start: int, end: int, limit: int | None = None) -> list[Entity]:
         """Scope entities that contain the whole range ``[start, end)`` and are not
-        exactly that range, innermost first. This is a chunk's scope chain."""
+        exactly that range, innermost first (at most ``limit``). A chunk's scope."""
+        return self.around(start, end, limit)[0]
+
+    def around(
+        self, start: int, end: int, limit: int | None = None
+    ) -> tuple[list[Entity], list[Entity]]:
+        """``(scope, partial_before)`` of the range ``[start, end)`` in one walk.
+
+        ``scope``: as :meth:`enclosing`. ``partial_before``: entities that start
+        before the range and end inside it, in source order (an import containing
+        the whole range counts here too, since imports are never scopes).
+
+        The walk starts at the innermost entity with the greatest start ``<= start``
+        and goes up through parents: everything overlapping ``start`` from before
+        is on that path, and ends only grow along it, so it stops once ``limit``
+        scopes are found (a 10,000-deep nest costs ``limit`` steps per chunk).
+        """
         node = self._last_starting_at(start)
-        chain = []
+        scope: list[Entity] = []
+        partial: list[Entity] = []
         while node is not None:
-            if (
-                node.start <= start
-                and end <= node.end
-                and (node.start != start or node.end != end)
-                and node.type not in NON_SCOPE_TYPES
-            ):
-                chain.append(node)
+            if node.end > start:
+                if node.end < end:
+                    if node.start < start:
+                        partial.append(node)
+                elif node.type in NON_SCOPE_TYPES:
+                    if node.start < start:  # those starting at `start` are the caller's
+                        partial.append(node)
+                elif node.start != start or node.end != end:
+                    scope.append(node)
+                    if limit is not None and len(scope) >= limit:
+                        break
             node = node.parent
-        return chain
+        partial.reverse()
+        return scope, partial
 
     def overlapping(self, start: int, end: int) -> list[tuple[Entity, bool]]:
         """Every entity overlapping ``[start, end)`` in source order, with

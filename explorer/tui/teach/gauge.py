@@ -8,7 +8,8 @@ from textual.widget import Widget
 
 from explorer.engine.trace import TraceStep
 
-from .source import OVERSIZED, OVERSIZED_HUE, WINDOW_HUE
+from .model import EXPANSIONS
+from .source import OVERSIZED_HUE, WINDOW_HUE
 
 LABEL = Style(dim=True)
 WINDOW = Style(color=WINDOW_HUE)
@@ -35,7 +36,7 @@ def gauge_parts(step: TraceStep, before: int, unit: str = "") -> tuple[list[tupl
         return [(window, WINDOW), (piece, PIECE)], f"piece {piece:,}/{limit}"
     if action == "close":
         return [(before, WINDOW), (piece, OVER)], f"{before:,} + {piece:,} > {limit}: closed"
-    if action in OVERSIZED:
+    if action in EXPANSIONS:  # the piece is too big on its own
         return [(window, WINDOW), (piece, OVER)], f"piece alone {piece:,} > {limit}"
     if action == "emit_chars":
         return [(piece, PIECE)], f"part {piece:,}/{limit}"

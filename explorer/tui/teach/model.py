@@ -95,6 +95,26 @@ class TraceRun:
         return found[k] if k >= 0 else None
 
 
+#: Steps that open up a piece too big on its own rather than place it (a node inside
+#: such a piece is not met yet; the piece is painted in the "too big" colour).
+EXPANSIONS = frozenset({"descend", "separate", "split_lines", "split_chars"})
+
+
+def first_step_about(run: TraceRun, start: int, end: int) -> int | None:
+    """The first step that meets the node at [start, end) (one picked in the tree): the
+    step placing a piece that holds it, or opening up the node itself."""
+    for index, step in enumerate(run.steps):
+        piece = step.piece
+        if piece is None or step.action == "finish" or not (piece.start <= start and end <= piece.end):
+            continue
+        if step.action not in EXPANSIONS:
+            return index
+        node = node_for_step(run.file.parsed, step)
+        if node is not None and (node.start_byte, node.end_byte) == (start, end):
+            return index
+    return None
+
+
 def compute_run(
     file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] = lambda: False
 ) -> TraceRun:

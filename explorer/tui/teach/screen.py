@@ -26,12 +26,16 @@ from textual.worker import get_current_worker
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import TraceStep
 
+from ..messages import AstNodeSelected
 from ..state import Document, LoadedFile
 from ..widgets.ast.tree import AstTree
 from ..workers import describe_failure
 from .gauge import WindowGauge
 from .messages import TimelinePicked, TraceFailed, TraceReady
-from .model import DECISION_KINDS, DEFAULT_SPEED, KIND_ORDER, SPEEDS, TraceCancelled, TraceRun, compute_run, load_file, node_for_step
+from .model import (
+    DECISION_KINDS, DEFAULT_SPEED, KIND_ORDER, SPEEDS, TraceCancelled, TraceRun, compute_run, first_step_about,
+    load_file, node_for_step,
+)
 from .narration import StepNarration
 from .source import TraceSourceView
 from .timeline import TraceTimeline
@@ -223,8 +227,9 @@ class TeachScreen(Screen):
     def step(self) -> TraceStep | None:
         return self.run.steps[self.index] if self.run is not None and self.run.steps else None
 
-    def go(self, index: int) -> None:
-        """Show step ``index`` everywhere (negative counts from the end)."""
+    def go(self, index: int, *, move_tree: bool = True) -> None:
+        """Show step ``index`` everywhere (negative counts from the end); ``move_tree``
+        False leaves the syntax tree's cursor where the user put it."""
         run = self.run
         if run is None or not run.steps:
             return
@@ -238,8 +243,8 @@ class TeachScreen(Screen):
         if source.document is not None and source.document.chunking is not chunking:
             source.show_chunking(chunking)
         source.show_step(step)
-        # A step without a node (parse, done) is about the whole tree.
-        self.query_one(AstTree).reveal_node(node_for_step(run.file.parsed, step) or run.file.parsed.root)
+        if move_tree:  # a step without a node (parse, done) is about the whole tree
+            self.query_one(AstTree).reveal_node(node_for_step(run.file.parsed, step) or run.file.parsed.root)
         self.query_one(StepNarration).show_step(step, len(run.steps), run.done[index])
         before = (run.steps[index - 1].window_size or 0) if index > 0 else 0
         self.query_one(WindowGauge).show_step(step, before, run.options.size_unit)
@@ -274,6 +279,17 @@ class TeachScreen(Screen):
         self.kind = KIND_ORDER[(KIND_ORDER.index(self.kind) + 1) % len(KIND_ORDER)]
         self._show_status()
         self.notify(f"] and [ now jump to where {DECISION_KINDS[self.kind][1]}", timeout=2)
+
+    @on(AstNodeSelected)
+    def _ast_node_selected(self, message: AstNodeSelected) -> None:
+        """A node picked in the tree: go to the step where the chunker first met it."""
+        message.stop()
+        if self.run is None:
+            return
+        index = first_step_about(self.run, message.start_byte, message.end_byte)
+        if index is not None and index != self.index:
+            self.pause()
+            self.go(index, move_tree=False)
 
     @on(TimelinePicked)
     def _timeline_picked(self, message: TimelinePicked) -> None:

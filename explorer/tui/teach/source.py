@@ -10,13 +10,12 @@ from textual.color import Color
 from explorer.engine.trace import TraceStep
 
 from ..widgets.source.overlay import Overlay, OverlaySourceView
+from .model import EXPANSIONS
 
 #: The window gets a hue no chunk uses (the chunk palette cycles blue, lime, orange, yellow, pink).
 WINDOW_HUE = "#a78bfa"
 WINDOW_TINT = {True: 0.38, False: 0.40}
 PIECE_TINT = {True: 0.55, False: 0.50}
-#: Actions whose piece is too big on its own: painted in the "too big" colour.
-OVERSIZED = frozenset({"descend", "separate", "split_lines", "split_chars"})
 OVERSIZED_HUE = "#ff5f5f"
 
 
@@ -83,6 +82,6 @@ class TraceSourceView(OverlaySourceView):
         if step.window is not None:
             overlays.append(Overlay(step.window.start, step.window.end, styles.window, styles.window_bar))
         if step.piece is not None and step.action not in ("finish", "done"):
-            style = styles.oversized if step.action in OVERSIZED else styles.piece
+            style = styles.oversized if step.action in EXPANSIONS else styles.piece
             overlays.append(Overlay(step.piece.start, step.piece.end, style))
         return tuple(overlays)
