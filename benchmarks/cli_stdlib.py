@@ -82,6 +82,18 @@ def main() -> None:
         for jobs in job_counts[1:]:
             print(f"speedup jobs={jobs} vs jobs={job_counts[0]}: {base / statistics.median(walls[jobs]):.2f}x")
     print(f"JSON output: {size / 1e6:.0f} MB")
+    print(f"load average at end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if _autogroup() and os.getloadavg()[0] > len(os.sched_getaffinity(0)):
+        print("note: the machine was busy and the kernel shares CPU per session (autogroup): "
+              "extra workers cannot take more than this session's share, so the speedup is understated.")
+
+
+def _autogroup() -> bool:
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as handle:
+            return handle.read().strip() == "1"
+    except OSError:
+        return False
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         error(str(exc))
         return EXIT_FAILED
     except KeyboardInterrupt:
-        error("interrupted; no output file was written")
+        error("interrupted (an -o file is only written by a finished run: nothing was replaced)")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly.

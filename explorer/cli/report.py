@@ -4,7 +4,6 @@ and the closing summary. stdout is left to the data."""
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -135,10 +134,3 @@ def _printable(text: str) -> str:
     """No raw control characters to the terminal (file names and messages are data)."""
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
-
-def relpath_for_display(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return rel if not rel.startswith("../../") else path

@@ -15,7 +15,7 @@ from ..workspace.export import tool_version
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK
-from .report import RunTally, progress_bar, say, stderr_is_terminal
+from .report import RunTally, plural, progress_bar, say, stderr_is_terminal
 
 NAME = "stats"
 HELP = "quality measures of the chunking (sizes, over%%, tiny%%, clean%%, split%%...)"
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         for line in tally.summary_lines(seconds, jobs, verb="Measured"):
             say(line)
     if tally.failed:
-        say(f"{len(tally.failed)} files failed; the measures cover the others.")
+        say(f"{plural(len(tally.failed), 'file')} failed; the measures cover the others.")
         return EXIT_FAILED
     return EXIT_OK
 

@@ -17,10 +17,11 @@ from .parse import ParsedFile, parse_source
 from .text import SourceText, last_lines
 
 
-def parse(filepath: str | None, code: str | bytes, options: ChunkOptions) -> ParsedFile:
+def parse(filepath: str | os.PathLike[str] | None, code: str | bytes, options: ChunkOptions) -> ParsedFile:
     """Decode (bytes are checked for binary content) and parse with the options' language/strategy."""
-    source = SourceText(code, filepath)
-    return parse_source(source, filepath, options.language, strategy=options.strategy)
+    path = os.fspath(filepath) if filepath is not None else None  # a Path is welcome; chunks carry a str
+    source = SourceText(code, path)
+    return parse_source(source, path, options.language, strategy=options.strategy)
 
 
 def iter_chunks(

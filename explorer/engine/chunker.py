@@ -83,19 +83,23 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
     stack = [Piece(0, len(src.data), (root,) if root is not None else None)]
     win_start: int | None = None
     win_cut: str | None = CLEAN
+    win_line_pieces: dict[int, str | None] = {}  # pieces of the window that start a line: start -> cut
     while stack:
         piece = stack.pop()
         if win_start is not None and size(win_start, piece.end) <= limit:
             if trace:
                 trace("add", piece, win_start, None)
+            if src.is_line_start(piece.start):
+                win_line_pieces[piece.start] = piece.cut
             continue
         if size(piece.start, piece.end) <= limit:
             if win_start is not None:
-                piece = _back_to_line_start(src, piece, win_start, size, limit)
+                piece = _back_to_line_start(src, piece, win_start, size, limit, win_line_pieces)
                 if trace:
                     trace("close", piece, win_start, None)
                 yield Span(win_start, piece.start, win_cut, piece.cut)
             win_start, win_cut = piece.start, piece.cut
+            win_line_pieces = {}
             if trace:
                 trace("open", piece, win_start, None)
             continue
@@ -136,11 +140,16 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
 
 
 def _back_to_line_start(
-    src: SourceText, piece: Piece, win_start: int, size: Callable[[int, int], int], limit: int
+    src: SourceText,
+    piece: Piece,
+    win_start: int,
+    size: Callable[[int, int], int],
+    limit: int,
+    line_pieces: dict[int, str | None],
 ) -> Piece:
-    """A piece about to start a chunk, moved to a line start when only whitespace
-    lies between (back over indentation, or forward over a line's blank rest) and
-    the sizes still fit."""
+    """A piece about to start a chunk, moved to a line start when the sizes still
+    fit: back over indentation, back over whole pieces of the window that share its
+    line, or forward over a line's blank rest."""
     start = piece.start
     line = src.line_of(start)
     line_start = src.line_starts[line]
@@ -151,6 +160,10 @@ def _back_to_line_start(
         if size(line_start, piece.end) <= limit:
             return Piece(line_start, piece.end, piece.nodes, piece.cut)
         return piece
+    if line_start in line_pieces and line_start > win_start and size(line_start, piece.end) <= limit:
+        # The window holds the start of this line as whole pieces (a header such as
+        # `def name`): they move to the next chunk, so the cut falls at the line start.
+        return Piece(line_start, piece.end, piece.nodes, line_pieces[line_start])
     # Or forward, when the rest of the line is blank (a string or comment opening with a newline).
     next_start = src.line_end(line)
     if start < next_start < piece.end and data[start:next_start].isspace() and size(win_start, next_start) <= limit:

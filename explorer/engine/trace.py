@@ -211,7 +211,14 @@ class _Narrator:
         self._expanded("split_lines", piece, parts, "it is one token, so cut it at line boundaries")
 
     def _on_split_chars(self, piece: Piece, win_start: int | None, parts: list[Piece] | None) -> None:
-        self._expanded("split_chars", piece, parts, "it is a single line, so cut it at character boundaries")
+        line = self.src.line_of(max(piece.start, piece.end - 1)) + 1
+        n = len(parts or ())
+        self._step(
+            "split_chars",
+            f"Line {line:,} is longer than the limit ({self.size(piece.start, piece.end):,} {self.unit} with what "
+            f"the window holds of it): it is cut at character boundaries ({n} parts).",
+            piece, parts=tuple(Range(p.start, p.end) for p in parts or ()),
+        )
 
     def _on_emit_chars(self, piece: Piece, win_start: int | None, parts: Any) -> None:
         chunk = Range(piece.start, piece.end)

@@ -116,6 +116,7 @@ class ChunkExplorerApp(App[int]):
             # After the first frame: parsing holds the GIL and would delay it.
             self.call_after_refresh(self.open_file, self.initial_file)
             self.call_after_refresh(self.explore.reveal_file, self.initial_file)
+            self.call_after_refresh(self.explore.focus_source)
         if self.watching:
             self.watch_files()
 

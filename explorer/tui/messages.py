@@ -113,6 +113,13 @@ class AstNodeSelected(Message):
 
 
 @dataclass
+class AnonymousNodesToggled(Message):
+    """The AST pane now shows (or hides) anonymous nodes."""
+
+    shown: bool
+
+
+@dataclass
 class EntitySelected(Message):
     """An entity was picked in the scope pane."""
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 GITIGNORE = ".gitignore"
 
@@ -289,6 +288,3 @@ def find_worktree_top(start: str) -> str | None:
 def _is_within(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
-
-def as_posix_rel(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> str:
-    return Path(os.path.relpath(os.fspath(path), os.fspath(root))).as_posix()

@@ -71,3 +71,22 @@ def test_languages_json_and_selection(cli) -> None:
     assert run.code == 2 and "unknown language" in run.err
     run = cli("languages", ".nothing")
     assert run.code == 2 and "no language is known" in run.err
+
+
+def test_stats_with_a_failing_file_exits_1(cli, project, monkeypatch) -> None:
+    import explorer.engine.api as api
+
+    real = api.chunk_parsed
+
+    def broken(parsed, options, **kwargs):
+        if parsed.path.endswith(".ts"):
+            raise RuntimeError("engine bug")
+        return real(parsed, options, **kwargs)
+
+    monkeypatch.setattr(api, "chunk_parsed", broken)
+    run = cli("stats", project, "--json", "--jobs", "1")
+    assert run.code == 1
+    doc = run.json()
+    assert doc["failed"] == [{"path": "src/app.ts", "error": {"kind": "error", "message": "RuntimeError: engine bug"}}]
+    assert set(doc["summary"]["languages"]) == {"markdown", "python"}
+    assert "1 file failed; the measures cover the others" in run.err

@@ -182,6 +182,19 @@ def test_chunk_file_reads_without_writing(tmp_path, check):
     assert path.read_bytes() == code and (after.st_mtime_ns, after.st_size) == (before.st_mtime_ns, before.st_size)
 
 
+def test_a_path_object_is_accepted_as_the_file_path(tmp_path):
+    from pathlib import PurePosixPath
+
+    for call in (
+        lambda p: explorer.chunk(p, "def f():\n    return 1\n"),
+        lambda p: list(explorer.chunk_stream(p, "def f():\n    return 1\n")),
+        lambda p: Chunker().chunk(p, b"def f():\n    return 1\n"),
+    ):
+        (c,) = call(PurePosixPath("src/pkg/mod.py"))
+        assert c.context["language"] == "python" and c.context["filepath"] == "src/pkg/mod.py"
+        json.dumps(c.to_dict())
+
+
 def test_chunk_file_of_a_missing_file_raises():
     with pytest.raises(FileNotFoundError):
         explorer.chunk_file("/nonexistent/definitely/missing.py")

@@ -68,7 +68,7 @@ VARIANTS = {
 
 OPTION_SETS = [
     {"max_size": 1500},
-    {"max_size": 300},
+    {"max_size": 300, "context_mode": "none"},
     {"max_size": 40, "context_mode": "none"},
     {"max_size": 1200, "size_unit": "chars", "overlap_lines": 2},
     {"max_size": 25, "size_unit": "chars", "context_mode": "none"},
@@ -77,13 +77,18 @@ OPTION_SETS = [
 ]
 #: The smallest limits make a chunk per character: only on small files.
 TINY_OPTION_SETS = [{"max_size": 1, "context_mode": "none"}, {"max_size": 1, "size_unit": "chars", "context_mode": "none"}]
-TINY_FILE = 6_000
+TINY_FILE = 2_500
 BIG_FILE = 40_000  # the large stdlib modules: the cheaper limits only
+
+
+def checked(options: dict) -> dict:
+    """The options ``check`` needs to know about."""
+    return {k: v for k, v in options.items() if k in ("max_size", "size_unit", "overlap_lines", "context_mode")}
 
 
 def chunk_and_check(check, path: str | None, code: str | bytes, **options):
     chunks = explorer.chunk(path, code, **options)
-    check(code, chunks, **{k: v for k, v in options.items() if k in ("max_size", "size_unit", "overlap_lines", "context_mode")})
+    check(code, chunks, **checked(options))
     return chunks
 
 
@@ -102,8 +107,7 @@ def test_invariants_on_real_code(path, check):
     for options in option_sets + (TINY_OPTION_SETS if len(code) < TINY_FILE else []):
         chunks = chunk_and_check(check, str(path), code, **options)
         assert chunks[0].strategy == "ast", f"{path.name} should parse"
-    as_bytes = chunk_and_check(check, str(path), code.encode("utf-8"), max_size=300)
-    assert [c.text for c in as_bytes] == [c.text for c in explorer.chunk(str(path), code, max_size=300)]
+    chunk_and_check(check, str(path), code.encode("utf-8"), max_size=300, context_mode="none")
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "as-is"])
@@ -187,37 +191,24 @@ def _doc_pairs(src: SourceText, root) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=_id)
-def test_definitions_that_fit_are_never_split(path):
+def test_definitions_that_fit_stay_whole_with_the_comment_above(path):
+    """A definition whose lines fit in the limit is in one chunk; so is a comment block
+    directly above it together with it, when comment and definition fit together."""
     src, root = parsed_real(path)
-    definitions = [(n.start_byte, n.end_byte, n.type, n.start_point[0] + 1) for n in _walk(root) if n.type in DEFINITIONS]
+    definitions = [(n.start_byte, n.end_byte, f"{n.type} at line {n.start_point[0] + 1}") for n in _walk(root) if n.type in DEFINITIONS]
+    commented = [(start, end, f"the comment at line {src.line_of(start) + 1} and its definition") for start, end in _doc_pairs(src, root)]
     checked = 0
     for options in CUT_OPTIONS:
         unit, limit = options.get("size_unit", "nws"), options["max_size"]
-        chunks = explorer.chunk(str(path), src.data, **options)
+        chunks = explorer.chunk(str(path), src.data, context_mode="none", **options)
         starts = [c.byte_range.start for c in chunks]
-        for start, end, kind, line in definitions:
+        for start, end, what in definitions + commented:
             if src.measure(unit, *_whole_lines(src, start, end)) > limit:
                 continue
             checked += 1
             holder = _holder(chunks, starts, start)
-            assert holder.byte_range.end >= end, f"{path.name}: {kind} at line {line} fits {options} but is split"
+            assert holder.byte_range.end >= end, f"{path.name}: {what} fit {options} but are split"
     assert checked or not definitions
-
-
-@pytest.mark.parametrize("path", REAL_FILES, ids=_id)
-def test_comment_above_a_definition_stays_with_it(path):
-    src, root = parsed_real(path)
-    pairs = _doc_pairs(src, root)
-    for options in CUT_OPTIONS:
-        unit, limit = options.get("size_unit", "nws"), options["max_size"]
-        chunks = explorer.chunk(str(path), src.data, **options)
-        starts = [c.byte_range.start for c in chunks]
-        for start, end in pairs:
-            if src.measure(unit, *_whole_lines(src, start, end)) > limit:
-                continue
-            holder = _holder(chunks, starts, start)
-            line = src.line_of(start) + 1
-            assert holder.byte_range.end >= end, f"{path.name}: the comment at line {line} is cut from its definition {options}"
 
 
 def test_doc_pairs_are_found_in_the_fixtures():
@@ -233,7 +224,7 @@ CLOSERS = set("}])>;,") | {"end", "fi", "done", "esac"}
 def test_no_lone_closing_brackets_and_cuts_between_lines_start_lines(path):
     code = read(path)
     for options in ({"max_size": 1500}, {"max_size": 300}, {"max_size": 100}, {"max_size": 800, "size_unit": "chars"}):
-        chunks = explorer.chunk(str(path), code, **options)
+        chunks = explorer.chunk(str(path), code, context_mode="none", **options)
         for c in chunks:
             words = c.text.split()
             assert not (words and all(w in CLOSERS or set(w) <= CLOSERS for w in words)), (
@@ -254,7 +245,7 @@ def test_no_whitespace_only_chunks_in_nws(path):
     # Whitespace weighs nothing in nws, so it can always join a neighbour.
     code = read(path)
     for max_size in (1500, 20):
-        for c in explorer.chunk(str(path), code, max_size=max_size):
+        for c in explorer.chunk(str(path), code, max_size=max_size, context_mode="none"):
             assert c.nws > 0, f"{path.name} max {max_size}: chunk {c.index} is only whitespace: {c.text!r}"
 
 
@@ -335,6 +326,7 @@ options = st.fixed_dictionaries(
         "size_unit": st.sampled_from(["nws", "chars", "lines"]),
         "overlap_lines": st.integers(0, 5),
         "context_mode": st.sampled_from(["full", "none", "minimal"]),
+        "strategy": st.sampled_from(["ast", "ast", "ast", "lines"]),
     }
 )
 line_ending = st.sampled_from(["\n", "\r\n", "\r"])
@@ -372,7 +364,7 @@ def test_streaming_matches_chunk(check, source, opts):
     assert [c.text for c in streamed] == [c.text for c in listed]
     assert [c.byte_range for c in streamed] == [c.byte_range for c in listed]
     assert [c.contextualized_text for c in streamed] == [c.contextualized_text for c in listed]
-    check(code, streamed, total=-1, **opts)
+    check(code, streamed, total=-1, **checked(opts))
 
 
 @settings(max_examples=60, deadline=None)

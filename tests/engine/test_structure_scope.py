@@ -160,3 +160,16 @@ def test_siblings_of_members_are_the_other_members():
     big, m1, m2, m3 = structure.entities
     found = structure.scope.siblings(big, m2.start, m2.end, 3)
     assert [(e.name, p, d) for e, p, d in found] == [("method1", "before", 1), ("method3", "after", 1)]
+
+
+def test_entities_sharing_one_range_are_all_found():
+    """Names of one import, or two functions of one `const` declaration, share a range."""
+    code = "import { a, b, c } from './m'\nconst f = () => { work() }, g = () => { rest() }\n"
+    structure = extract(code, "t.ts")
+    start, end = span_of(code, "b, c")
+    assert [(e.name, partial) for e, partial in structure.scope.overlapping(start, end)] == [
+        ("a", True), ("b", True), ("c", True)]
+    scope, partial = structure.scope.around(start, end)
+    assert scope == [] and [e.name for e in partial] == ["a", "b", "c"]
+    start, end = span_of(code, "work()")
+    assert names(structure.scope.enclosing(start, end)) == ["f", "g"]

@@ -121,6 +121,7 @@ async def test_each_parameter_changes_the_chunks(project: Path):
             assert after.file is before.file, "re-chunking must reuse the parsed file"
         for select_id, value, field, reparse in (
             ("#size-unit", "lines", "size_unit", False),
+            ("#size-unit", "nws", "size_unit", False),
             ("#context-mode", "none", "context_mode", False),
             ("#context-mode", "minimal", "context_mode", False),
             ("#strategy", "lines", "strategy", True),

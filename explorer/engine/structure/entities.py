@@ -70,6 +70,8 @@ class Entity:
     #: Imported for its side effects only (``import './x'``, Go ``_``): binds no name.
     is_side_effect: bool = False
     depth: int = 0
+    #: Position in the file's sorted entity list (set with the scope index).
+    index: int = -1
 
     @property
     def byte_range(self) -> Range:

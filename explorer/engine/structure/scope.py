@@ -63,6 +63,8 @@ class ScopeIndex:
         self.entities = entities  # sorted by (start, -end)
         self.roots = roots
         self.starts = [e.start for e in entities]
+        for i, entity in enumerate(entities):
+            entity.index = i
         self._members: dict[int, tuple[list[int], list[int], list[Entity]]] = {}
 
     # -- building blocks -----------------------------------------------------------
@@ -82,9 +84,19 @@ class ScopeIndex:
         found = []
         while node is not None:
             if node.end > offset:
-                found.append(node)
+                found.extend(reversed(self._twins(node)))
             node = node.parent
         return found
+
+    def _twins(self, node: Entity) -> list[Entity]:
+        """``node`` and the entities with exactly its range, in source order (they
+        sort just before it: several names of one import, two declarators of one
+        declaration), which the parent walk would otherwise skip."""
+        i = node.index
+        entities = self.entities
+        while i > 0 and entities[i - 1].start == node.start and entities[i - 1].end == node.end:
+            i -= 1
+        return entities[i : node.index + 1] if i < node.index else [node]
 
     # -- public look-ups -------------------------------------------------------------
     def scope_at(self, offset: int) -> Entity | None:
@@ -115,21 +127,23 @@ class ScopeIndex:
         """
         node = self._last_starting_at(start)
         scope: list[Entity] = []
-        partial: list[Entity] = []
+        partial_groups: list[list[Entity]] = []  # innermost first, each in source order
         while node is not None:
             if node.end > start:
-                if node.end < end:
-                    if node.start < start:
-                        partial.append(node)
-                elif node.type in NON_SCOPE_TYPES:
-                    if node.start < start:  # those starting at `start` are the caller's
-                        partial.append(node)
-                elif node.start != start or node.end != end:
-                    scope.append(node)
-                    if limit is not None and len(scope) >= limit:
-                        break
+                group = []
+                for twin in self._twins(node):
+                    if twin.end < end or twin.type in NON_SCOPE_TYPES:
+                        if twin.start < start:  # those starting at `start` are the caller's
+                            group.append(twin)
+                    elif twin.start != start or twin.end != end:
+                        scope.append(twin)
+                if group:
+                    partial_groups.append(group)
+                if limit is not None and len(scope) >= limit:
+                    del scope[limit:]
+                    break
             node = node.parent
-        partial.reverse()
+        partial = [e for group in reversed(partial_groups) for e in group]
         return scope, partial
 
     def overlapping(self, start: int, end: int) -> list[tuple[Entity, bool]]:

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
-from ..messages import AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
+from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
 from ..state import Document
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
@@ -126,8 +126,12 @@ class ExploreScreen(Screen):
         self.query_one(ParamsPanel).show_options(options)
 
     def _problem_changed(self, problem: str) -> None:
-        if self.app.document is None and problem:
-            self.query_one(SourceView).show_message(problem)
+        source = self.query_one(SourceView)
+        if self.app.document is None:
+            if problem:
+                source.show_message(problem)
+        elif problem:  # e.g. deleted on disk: still showing the last content
+            source.border_subtitle = f"{problem} · showing its last content"
 
     # -- links between panes ------------------------------------------------------------------
     @property
@@ -204,6 +208,10 @@ class ExploreScreen(Screen):
         self._show_range(message.start_byte, message.end_byte)
         self.query_one(ScopeTree).reveal(message.start_byte)
 
+    @on(AnonymousNodesToggled)
+    def _anonymous_toggled(self, message: AnonymousNodesToggled) -> None:
+        self.query_one("#structure").border_subtitle = "with anonymous nodes" if message.shown else ""
+
     @on(EntitySelected)
     def _entity_selected(self, message: EntitySelected) -> None:
         self._show_range(message.start_byte, message.end_byte)
@@ -224,6 +232,9 @@ class ExploreScreen(Screen):
     def reveal_file(self, path: str) -> None:
         """Put the tree's cursor on a file (once its folder has loaded)."""
         self.query_one(FileTree).reveal_path(path)
+
+    def focus_source(self) -> None:
+        self.query_one(SourceView).focus()
 
     def refresh_folders(self, folders: set[str]) -> None:
         """Reload the tree folders whose entries changed on disk."""

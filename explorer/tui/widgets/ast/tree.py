@@ -20,7 +20,7 @@ from tree_sitter import Node
 
 from explorer.engine.parse import ParsedFile
 
-from ...messages import AstNodeSelected
+from ...messages import AnonymousNodesToggled, AstNodeSelected
 from ..window import ChildWindow, Gap
 from .labels import node_label, node_place
 
@@ -160,7 +160,7 @@ class AstTree(Tree["AstEntry | Gap"]):
         self.show_file(self.parsed, self.limit, self.unit)
         if isinstance(target, AstEntry):
             self.reveal(target.node.start_byte)
-        self.notify(f"Anonymous nodes {'shown' if self.show_anonymous else 'hidden'}", timeout=2)
+        self.post_message(AnonymousNodesToggled(self.show_anonymous))
 
     def action_collapse_or_parent(self) -> None:
         node = self.cursor_node
