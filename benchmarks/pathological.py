@@ -87,13 +87,14 @@ MIN_SAMPLE_S = 0.05
 
 
 def median_time(fn, repeat: int) -> float:
-    """Median seconds per call over ``repeat`` samples (each sample loops small inputs)."""
+    """Median seconds per call over ``repeat`` samples. Small inputs are looped so a
+    sample lasts MIN_SAMPLE_S; a first call that long already counts as a sample."""
     t0 = CLOCK()
     fn()
     once = CLOCK() - t0
+    times = [once] if once >= MIN_SAMPLE_S else []
     loops = max(1, int(MIN_SAMPLE_S / max(once, 1e-6)))
-    times = []
-    for _ in range(repeat):
+    while len(times) < repeat:
         t0 = CLOCK()
         for _ in range(loops):
             fn()
@@ -135,7 +136,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--max-size", type=int, default=1500)
-    parser.add_argument("--quick", action="store_true", help="only the two smallest sizes of each family")
+    parser.add_argument("--quick", action="store_true", help="only the two smallest sizes of each family (no verdict)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--only", help="run only the families whose name contains this text")
     args = parser.parse_args()
@@ -145,35 +146,40 @@ def main() -> None:
         if args.only and args.only not in name:
             continue
         sizes = sizes[:2] if args.quick else sizes
-        rows = [run_case(make, n, args.repeat, args.max_size) for n in sizes]
-        base = rows[0]["us_per_kb"]
-        for row in rows:
-            row["growth"] = row["us_per_kb"] / base
-            row["x_parse"] = row["chunk_s"] / row["parse_s"]
+        if not args.json:
+            print(f"\n{name}")
+            print(f"  {'N':>9} {'bytes':>10} {'parse s':>9} {'chunk s':>9} {'full s':>9} {'chunks':>7} "
+                  f"{'us/KB':>8} {'growth':>7} {'x parse':>7}  check", flush=True)
+        rows = []
+        for n in sizes:
+            r = run_case(make, n, args.repeat, args.max_size)
+            r["growth"] = r["us_per_kb"] / rows[0]["us_per_kb"] if rows else 1.0
+            r["x_parse"] = r["chunk_s"] / r["parse_s"]
+            rows.append(r)
+            if not args.json:
+                print(f"  {r['n']:>9} {r['bytes']:>10} {r['parse_s']:9.4f} {r['chunk_s']:9.4f} {r['full_s']:9.4f} "
+                      f"{r['chunks']:>7} {r['us_per_kb']:8.1f} {r['growth']:7.2f} {r['x_parse']:7.2f}  "
+                      f"{'ok' if r['ok'] else 'FAIL: ' + r['problem']}", flush=True)
         # fit where the file really gets chunked (a file that fits in one chunk costs less per byte)
         top = [r for r in rows if r["chunks"] >= 4]
         top = top if len(top) >= 3 else rows[-3:]
         exponents = {
-            key: exponent([r["bytes"] for r in top], [r[col] for r in top])
+            key: exponent([r["bytes"] for r in top], [r[col] for r in top]) if len(top) > 1 else float("nan")
             for key, col in (("none", "chunk_s"), ("full", "full_s"), ("parse", "parse_s"))
         }
         report["families"][name] = {"rows": rows, "exponent": exponents}
-        if max(exponents["none"], exponents["full"]) > MAX_EXPONENT:
+        if not args.quick and max(exponents["none"], exponents["full"]) > MAX_EXPONENT:
             report["not_linear"].append(name)
         if not args.json:
-            print(f"\n{name}: time ~ size^k, k = {exponents['none']:.2f} (context none), "
-                  f"{exponents['full']:.2f} (full), {exponents['parse']:.2f} (parse only)")
-            print(f"  {'N':>9} {'bytes':>10} {'parse s':>9} {'chunk s':>9} {'full s':>9} {'chunks':>7} "
-                  f"{'us/KB':>8} {'growth':>7} {'x parse':>7}  check")
-            for r in rows:
-                print(f"  {r['n']:>9} {r['bytes']:>10} {r['parse_s']:9.4f} {r['chunk_s']:9.4f} {r['full_s']:9.4f} "
-                      f"{r['chunks']:>7} {r['us_per_kb']:8.1f} {r['growth']:7.2f} {r['x_parse']:7.2f}  "
-                      f"{'ok' if r['ok'] else 'FAIL: ' + r['problem']}")
+            print(f"  time ~ size^k: k = {exponents['none']:.2f} (context none), "
+                  f"{exponents['full']:.2f} (full), {exponents['parse']:.2f} (parse only)", flush=True)
     if args.json:
         print(json.dumps(report, indent=1))
         return
     print()
-    if report["not_linear"]:
+    if args.quick:
+        print("quick run: too few sizes for a verdict on linearity")
+    elif report["not_linear"]:
         for name in report["not_linear"]:
             print(f"NOT LINEAR: {name} (k > {MAX_EXPONENT})")
     else:

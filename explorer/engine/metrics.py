@@ -240,7 +240,11 @@ def measure_file(
     seconds: Mapping[str, float] | None = None,
 ) -> FileMetrics:
     """All per-file measures. ``chunks``: ``Chunk`` objects or ``(start, end[, text])`` byte ranges.
-    ``seconds``: optional timings (e.g. ``{"parse": .., "chunk": ..}``) for throughput."""
+    ``seconds``: optional timings (e.g. ``{"parse": .., "chunk": ..}``) for throughput.
+
+    ``parsed`` only supplies the source and the tree the cuts are judged against: to
+    measure a baseline (the ``lines`` strategy), pass the AST parse of the file with
+    the baseline's chunks, so its cuts are classified too."""
     options = options or ChunkOptions()
     max_size = options.max_size if max_size is None else max_size
     unit = options.size_unit if size_unit is None else size_unit

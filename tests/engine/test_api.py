@@ -313,6 +313,16 @@ def test_common_languages_get_ast_chunking(language, check):
         check(code, chunks, max_size=max_size)
 
 
+@pytest.mark.parametrize("language", ["python", "javascript", "typescript", "rust", "go", "java", "c", "json"])
+def test_a_bom_is_kept_and_does_not_break_the_parse(language, check):
+    code = "\ufeff" + SNIPPETS[language].replace("\n", "\r\n")
+    parsed = parse_source(SourceText(code.encode("utf-8")), None, language)
+    assert parsed.tree is not None and parsed.parse_error is None
+    chunks = explorer.chunk(None, code.encode("utf-8"), language=language, max_size=5)
+    assert chunks[0].text.startswith("\ufeff") and chunks[0].byte_range.start == 0 and chunks[0].strategy == "ast"
+    check(code, chunks, max_size=5)
+
+
 # -- detection ---------------------------------------------------------------------------
 
 

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import glob
-import os
 import sysconfig
 from bisect import bisect_right
 from functools import lru_cache
@@ -25,8 +24,8 @@ from hypothesis import strategies as st
 
 import explorer
 from explorer.engine.languages import get_parser
-from explorer.samples import list_samples
 from explorer.engine.text import SourceText
+from explorer.samples import list_samples
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures"
@@ -55,12 +54,11 @@ def read(path: Path) -> str:
 
 
 def _id(path: Path) -> str:
-    return path.name
+    return f"{path.parent.name}/{path.name}"
 
 
 # Line-ending and encoding variants of a source: every invariant must hold on each.
 VARIANTS = {
-    "as-is": lambda s: s,
     "crlf": lambda s: s.replace("\r\n", "\n").replace("\n", "\r\n"),
     "cr": lambda s: s.replace("\r\n", "\n").replace("\n", "\r"),
     "bom-crlf-tabs": lambda s: "\ufeff" + s.replace("\n", "\r\n").replace("    ", "\t"),
@@ -110,7 +108,7 @@ def test_invariants_on_real_code(path, check):
     chunk_and_check(check, str(path), code.encode("utf-8"), max_size=300, context_mode="none")
 
 
-@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "as-is"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("path", SMALL_REAL, ids=_id)
 def test_invariants_on_line_ending_and_bom_variants(path, variant, check):
     code = VARIANTS[variant](read(path))
@@ -162,8 +160,9 @@ def _holder(chunks, starts: list[int], start: int):
 
 
 @lru_cache(maxsize=None)
-def parsed_real(path: Path):
-    data = path.read_bytes()
+def parsed_real(path: Path, crlf: bool = False):
+    text = read(path)
+    data = VARIANTS["crlf"](text).encode("utf-8") if crlf else text.encode("utf-8")
     language = explorer.detect_language(path.name, data[:256])
     return SourceText(data), get_parser(language).parse(data).root_node
 
@@ -190,11 +189,15 @@ def _doc_pairs(src: SourceText, root) -> list[tuple[int, int]]:
     return pairs
 
 
-@pytest.mark.parametrize("path", REAL_FILES, ids=_id)
-def test_definitions_that_fit_stay_whole_with_the_comment_above(path):
+@pytest.mark.parametrize(
+    ("path", "crlf"),
+    [(p, False) for p in REAL_FILES] + [(p, True) for p in SMALL_REAL],
+    ids=[_id(p) for p in REAL_FILES] + [_id(p) + "-crlf" for p in SMALL_REAL],
+)
+def test_definitions_that_fit_stay_whole_with_the_comment_above(path, crlf):
     """A definition whose lines fit in the limit is in one chunk; so is a comment block
     directly above it together with it, when comment and definition fit together."""
-    src, root = parsed_real(path)
+    src, root = parsed_real(path, crlf)
     definitions = [(n.start_byte, n.end_byte, f"{n.type} at line {n.start_point[0] + 1}") for n in _walk(root) if n.type in DEFINITIONS]
     commented = [(start, end, f"the comment at line {src.line_of(start) + 1} and its definition") for start, end in _doc_pairs(src, root)]
     checked = 0

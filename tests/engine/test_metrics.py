@@ -347,3 +347,13 @@ def test_empty_summary_has_no_percentages():
     summary = summarize([])
     assert summary.overall.over_pct is None and summary.overall.clean_pct is None
     assert summary.to_dict()["overall"]["size"] == {"min": None, "median": None, "p95": None, "max": None}
+
+
+def test_line_baseline_chunks_are_judged_against_the_ast():
+    code = "def f(a):\n    return a\n\n\ndef g(b):\n    return b\n"
+    ast_parse = parse(code)
+    lines_parse = parse_source(SourceText(code), "x.py", strategy="lines")
+    spans = tiling(code, at(code, "    return b"))
+    assert measure_file(lines_parse, spans).cuts == []  # no tree: nothing to judge by
+    m = measure_file(ast_parse, spans)
+    assert [c.kind for c in m.cuts] == ["sibling"] and m.top_split == 1

@@ -391,6 +391,9 @@ def test_python_from_import_imports_names_from_the_module():
 
 def test_import_sources_in_other_languages():
     assert import_pairs("use std::collections::HashMap;", "a.rs") == [("HashMap", "std::collections::HashMap")]
+    assert import_pairs("use std::cmp::Ordering::{self, *};\nuse a::{b::{C, D as E}, f};", "a.rs") == [
+        ("Ordering", "std::cmp::Ordering"), ("*", "std::cmp::Ordering"),
+        ("C", "a::b::C"), ("E", "a::b::D"), ("f", "a::f")]
     assert import_pairs('package p\n\nimport (\n\t"fmt"\n\tm "math"\n\t_ "x/driver"\n)\n', "a.go") == [
         ("fmt", "fmt"), ("m", "math"), ("driver", "x/driver")]  # each spec its own source
     assert import_pairs("import java.util.List;\nimport java.util.*;", "A.java") == [

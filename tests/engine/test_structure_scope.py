@@ -134,12 +134,12 @@ def test_ancestor_chain():
 def test_entities_in_range():
     structure = extract("function foo() {}\nfunction bar() {}\nfunction baz() {}\n", "f.ts")
     foo, bar, baz = structure.entities
-    assert structure.scope.overlapping(bar.start, bar.end) == [(bar, False)]
+    assert structure.scope.entities_in_range(bar.start, bar.end) == [(bar, False)]
     structure = extract(BIG_CLASS, "big.ts")
     big, m1, m2, m3 = structure.entities
-    assert structure.scope.overlapping(m2.start, m2.end) == [(big, True), (m2, False)]
-    assert structure.scope.overlapping(m1.start, m1.start + 5) == [(big, True), (m1, True)]
-    assert structure.scope.overlapping(len(BIG_CLASS), len(BIG_CLASS) + 10) == []
+    assert structure.scope.entities_in_range(m2.start, m2.end) == [(big, True), (m2, False)]
+    assert structure.scope.entities_in_range(m1.start, m1.start + 5) == [(big, True), (m1, True)]
+    assert structure.scope.entities_in_range(len(BIG_CLASS), len(BIG_CLASS) + 10) == []
 
 
 def test_siblings_before_and_after_with_distance():
@@ -167,7 +167,7 @@ def test_entities_sharing_one_range_are_all_found():
     code = "import { a, b, c } from './m'\nconst f = () => { work() }, g = () => { rest() }\n"
     structure = extract(code, "t.ts")
     start, end = span_of(code, "b, c")
-    assert [(e.name, partial) for e, partial in structure.scope.overlapping(start, end)] == [
+    assert [(e.name, partial) for e, partial in structure.scope.entities_in_range(start, end)] == [
         ("a", True), ("b", True), ("c", True)]
     scope, partial = structure.scope.around(start, end)
     assert scope == [] and [e.name for e in partial] == ["a", "b", "c"]

@@ -158,3 +158,20 @@ def test_palette_commands_are_named_group_action():
     assert "export: whole tree as JSON" in names and "params: language auto" in names
     assert "export: current file as JSON" not in names  # nothing is open yet
     assert len(names) == len(set(names))
+
+
+def test_every_binding_has_a_unique_id():
+    from explorer.tui.app import ChunkExplorerApp
+    from explorer.tui.screens.explore import ExploreScreen
+    from explorer.tui.screens.help import HelpScreen
+    from explorer.tui.widgets.ast.tree import AstTree
+    from explorer.tui.widgets.chunks.list import ChunkList
+    from explorer.tui.widgets.files.tree import FileTree
+    from explorer.tui.widgets.scope.tree import ScopeTree
+    from explorer.tui.widgets.source.view import SourceView
+    from explorer.tui.widgets.text_pane import TextPane
+
+    owners = (ChunkExplorerApp, ExploreScreen, HelpScreen, SourceView, ChunkList, AstTree, ScopeTree, FileTree, TextPane)
+    ids = [binding.id for owner in owners for binding in owner.BINDINGS]
+    assert all(ids), [(o.__name__, b.key) for o in owners for b in o.BINDINGS if not b.id]
+    assert len(ids) == len(set(ids))

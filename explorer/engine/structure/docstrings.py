@@ -56,7 +56,10 @@ def python_docstring(body, data: bytes) -> str | None:
         child = body.named_child(i)
         if child is None or child.type == "comment":
             continue
-        node = child.named_child(0) if child.type == "expression_statement" else child
+        if child.type == "expression_statement":  # older grammars wrap the string
+            node = child.named_child(0) if child.named_child_count else None
+        else:
+            node = child
         if node is None or node.type != "string":
             return None
         return python_string_doc(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
@@ -135,13 +138,15 @@ class DocFinder:
         self.prefixes = prefixes
         self.skip = tuple(p.encode() for p in skip)
 
-    def doc_above(self, start: int) -> str | None:
+    def doc_above(self, start: int, row: int | None = None) -> str | None:
+        """The doc comment of the item starting at byte ``start`` (on line ``row``)."""
         source, data = self.source, self.source.data
         starts = source.line_starts
-        row = source.line_of(start)
+        if row is None:
+            row = source.line_of(start)
         before = data[starts[row] : start]
         if before.strip():  # code before the item on its line: only "/** doc */ item" counts
-            block = self._block_ending_at(before.rstrip(), starts[row])
+            block = self._block_ending_at(before.rstrip(), starts[row]) if self.block else None
             return comment_doc([block]) if block else None
         texts: list[str] = []
         row -= 1

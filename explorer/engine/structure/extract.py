@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import re
+from bisect import bisect_right
 from functools import lru_cache
 from typing import Any
 
@@ -59,6 +60,7 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
         return empty_structure(language, spec.level)
     source = parsed.source
     data = source.data
+    line_starts = source.line_starts  # the same lines as SourceText.line_range, inlined
     items, wrappers, import_rows, export_rows = _collect(
         language, spec, QueryCursor(query).matches(parsed.tree.root_node), data
     )
@@ -79,10 +81,11 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
             continue
         if entity_type == "constant" and constant_names and not constant_names.fullmatch(entity.name):
             continue
-        entity.line_start, entity.line_end = source.line_range(entity.start, entity.end)
+        entity.line_start = first = bisect_right(line_starts, entity.start) - 1
+        entity.line_end = max(first, bisect_right(line_starts, entity.end - 1) - 1)
         if finder is not None:
-            entity.docstring = finder.doc_above(entity.start)
-        elif entity_type in ("function", "class"):
+            entity.docstring = finder.doc_above(entity.start, first)
+        elif spec.doc == "python" and entity_type in ("function", "class"):
             body = caps.get("body")
             if body:
                 entity.docstring = python_docstring(body[0], data)

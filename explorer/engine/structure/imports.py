@@ -58,7 +58,8 @@ def last_segment(path: str, separators: tuple[str, ...]) -> str:
 
 
 def _name_text(data: bytes, node: Node) -> str:
-    return re.sub(r"\s+", "", _text(data, node))
+    """A name or path without its whitespace (``a :: b`` is ``a::b``)."""
+    return "".join(_text(data, node).split())
 
 
 def build_imports(
@@ -76,28 +77,27 @@ def build_imports(
     out: list[Entity] = []
     for statement, matches in by_statement.values():
         names: list[dict[str, Any]] = []
+        expanded: list[dict[str, Any]] = []
         bare_source: str | None = None
         for caps in matches:
             if "import.tree" in caps:
-                names.extend(TREE_EXPANDERS[spec.import_tree](caps["import.tree"][0], data))
+                expanded.extend(TREE_EXPANDERS[spec.import_tree](caps["import.tree"][0], data))
                 continue
             row = _row(caps, data, spec)
             if row is not None:
                 row["at"] = _position(caps)
-            if row is None:
-                src = caps.get("import.source")
-                if src and bare_source is None:
-                    bare_source = unquote(_text(data, src[0]))
-            else:
                 names.append(row)
-        if not names and bare_source is None and not matches[0].get("import.tree"):
-            bare_source = _guess_source(statement, data)  # generic grammars capture only @import
-        if not names and bare_source:
-            names.append(_bare(bare_source, spec))
-        names.sort(key=lambda row: row.get("at", 0))  # source order, whatever the pattern order
+            elif "import.source" in caps and bare_source is None:  # names no symbol
+                bare_source = unquote(_text(data, caps["import.source"][0]))
+        names.sort(key=lambda row: row["at"])  # source order, whatever the pattern order
         globs = {row["source"] for row in names if row.get("wildcard")}
         if globs:  # `using namespace a::b` also matched the plain `using a::b` pattern
             names = [row for row in names if row.get("wildcard") or row["source"] not in globs]
+        names += expanded
+        if not names and bare_source is None and not expanded:
+            bare_source = _guess_source(statement, data)  # generic grammars capture only @import
+        if not names and bare_source:
+            names.append(_bare(bare_source, spec))
         out.extend(_entities(statement, names, source))
     return out
 
@@ -201,7 +201,7 @@ def rust_use_tree(root: Node, data: bytes) -> list[dict[str, Any]]:
             if body is not None:
                 stack.append((body, inner))
         elif kind == "use_wildcard":
-            path = node.named_child(0)
+            path = node.named_child(0) if node.named_child_count else None  # `{self, *}`: no path
             base = _join(prefix, _name_text(data, path)) if path is not None else prefix
             out.append({"name": "*", "source": base or "*", "wildcard": True})
         elif kind == "use_as_clause":
@@ -227,16 +227,13 @@ def _join(prefix: str, path: str) -> str:
 
 def scala_import(node: Node, data: bytes) -> list[dict[str, Any]]:
     """Expand a Scala import (``import a.b.{C, D => E, _}``, ``import a.b.c as d``)."""
-    path: list[str] = []
+    path = [_name_text(data, part) for part in node.children_by_field_name("path") if part.is_named]
     out: list[dict[str, Any]] = []
     for i in range(node.named_child_count):
         child = node.named_child(i)
         if child is None:
             continue
-        field = node.field_name_for_named_child(i)
-        if field == "path":
-            path.append(_name_text(data, child))
-        elif child.type in ("namespace_selectors",):
+        if child.type == "namespace_selectors":
             base = ".".join(path)
             for j in range(child.named_child_count):
                 sel = child.named_child(j)

@@ -146,7 +146,7 @@ class ScopeIndex:
         partial = [e for group in reversed(partial_groups) for e in group]
         return scope, partial
 
-    def overlapping(self, start: int, end: int) -> list[tuple[Entity, bool]]:
+    def entities_in_range(self, start: int, end: int) -> list[tuple[Entity, bool]]:
         """Every entity overlapping ``[start, end)`` in source order, with
         ``is_partial`` (the range holds only part of it). Containing entities are
         included (partial), like code-chunk's ``getEntitiesInRange``."""

@@ -28,14 +28,14 @@ class TextPane(ScrollView, can_focus=True):
     """Scrollable plain text; each line may carry a style."""
 
     BINDINGS = [
-        Binding("up,k", "scroll_up", "Up", show=False),
-        Binding("down,j", "scroll_down", "Down", show=False),
-        Binding("left,h", "scroll_left", "Left", show=False),
-        Binding("right,l", "scroll_right", "Right", show=False),
-        Binding("home,g", "scroll_home", "Top", show=False),
-        Binding("end,G", "scroll_end", "Bottom", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown,space", "page_down", "Page down", show=False),
+        Binding("up,k", "scroll_up", "Up", show=False, id="text.scroll_up"),
+        Binding("down,j", "scroll_down", "Down", show=False, id="text.scroll_down"),
+        Binding("left,h", "scroll_left", "Left", show=False, id="text.scroll_left"),
+        Binding("right,l", "scroll_right", "Right", show=False, id="text.scroll_right"),
+        Binding("home,g", "scroll_home", "Top", show=False, id="text.scroll_home"),
+        Binding("end,G", "scroll_end", "Bottom", show=False, id="text.scroll_end"),
+        Binding("pageup", "page_up", "Page up", show=False, id="text.page_up"),
+        Binding("pagedown,space", "page_down", "Page down", show=False, id="text.page_down"),
     ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None):

@@ -30,10 +30,13 @@ Capture names used by the queries (the extractor knows nothing else):
     re-exports and ``export default <expression>``.
 ``@call``
     a called function's name that must be one of the spec's ``calls``
-    (``require``, ``attr_reader``), else the match is ignored. Queries use no
-    text predicates (``#eq?``, ``#match?``): the binding evaluates them slowly. When several patterns
-capture the same node with the same name, the earliest pattern wins, so files
-list specific patterns (a ``const`` field) before general ones (any field).
+    (``require``, ``attr_reader``), else the match is ignored.
+
+Queries use no text predicates (``#eq?``, ``#match?``): the binding evaluates
+them slowly; anonymous tokens (``(modifiers "static" "final")``), ``@call`` and
+the spec's ``constant_names`` do that work. When several patterns capture the
+same node with the same name, the earliest pattern wins, so files list specific
+patterns (a ``static final`` field) before general ones (any field).
 """
 
 from __future__ import annotations
@@ -59,8 +62,8 @@ class LanguageSpec:
     ``doc``: ``"python"`` (first string of the body) or ``"comments"`` (comments
     directly above). ``doc_prefixes``: comments starting with one of these are
     doc comments (empty: any comment). ``doc_skip``: lines starting with these may
-    sit between a doc comment and its item. ``import_bare``: what an import that names
-    no symbol means: ``"binds"`` (it binds its last path segment: Go, Java),
+    sit between a doc comment and its item. ``import_bare``: what an import that
+    names no symbol means: ``"binds"`` (it binds its last path segment: Go, Java),
     ``"side_effect"`` (``import './x'``) or ``"wildcard"`` (``#include``,
     ``require``). ``path_separators``: how import paths split into segments.
     """

@@ -45,12 +45,12 @@ class AstTree(Tree["AstEntry | Gap"]):
     BINDINGS = [
         Binding("a", "toggle_anonymous", "Anonymous nodes", id="ast.toggle_anonymous",
                 tooltip="Show or hide anonymous nodes (punctuation, keywords)"),
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
-        Binding("h", "collapse_or_parent", "Collapse", show=False),
-        Binding("l", "expand_node", "Expand", show=False),
-        Binding("g", "scroll_home", "First", show=False),
-        Binding("G", "scroll_end", "Last", show=False),
+        Binding("j", "cursor_down", "Down", show=False, id="ast.cursor_down"),
+        Binding("k", "cursor_up", "Up", show=False, id="ast.cursor_up"),
+        Binding("h", "collapse_or_parent", "Collapse", show=False, id="ast.collapse_or_parent"),
+        Binding("l", "expand_node", "Expand", show=False, id="ast.expand_node"),
+        Binding("g", "scroll_home", "First", show=False, id="ast.scroll_home"),
+        Binding("G", "scroll_end", "Last", show=False, id="ast.scroll_end"),
     ]
 
     def __init__(self, *, id: str | None = None):

@@ -6,7 +6,6 @@ A Line-API widget, so a file cut into 20,000 tiny chunks scrolls as fast as one 
 from __future__ import annotations
 
 from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -64,13 +63,13 @@ class ChunkList(ScrollView, can_focus=True):
     """Chunks of the open file; the highlighted row is the selected chunk."""
 
     BINDINGS = [
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False),
-        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False),
-        Binding("home,g", "first", "First chunk", show=False),
-        Binding("end,G", "last", "Last chunk", show=False),
-        Binding("enter", "choose", "Show chunk", show=False),
+        Binding("up,k", "move(-1)", "Up", show=False, id="chunks.cursor_up"),
+        Binding("down,j", "move(1)", "Down", show=False, id="chunks.cursor_down"),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="chunks.page_up"),
+        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="chunks.page_down"),
+        Binding("home,g", "first", "First chunk", show=False, id="chunks.first"),
+        Binding("end,G", "last", "Last chunk", show=False, id="chunks.last"),
+        Binding("enter", "choose", "Show chunk", show=False, id="chunks.choose"),
     ]
 
     COMPONENT_CLASSES = {

@@ -23,10 +23,10 @@ class FileTree(DirectoryTree):
     files show the language they are chunked as."""
 
     BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
-        Binding("g", "scroll_home", "First", show=False),
-        Binding("G", "scroll_end", "Last", show=False),
+        Binding("j", "cursor_down", "Down", show=False, id="files.cursor_down"),
+        Binding("k", "cursor_up", "Up", show=False, id="files.cursor_up"),
+        Binding("g", "scroll_home", "First", show=False, id="files.scroll_home"),
+        Binding("G", "scroll_end", "Last", show=False, id="files.scroll_end"),
     ]
 
     COMPONENT_CLASSES = {"file-tree--language"}

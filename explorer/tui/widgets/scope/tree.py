@@ -66,10 +66,10 @@ class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
     BINDINGS = [
         Binding("d", "show_docstring", "Docstring", id="scope.docstring",
                 tooltip="Show the highlighted entity's signature and docstring"),
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
-        Binding("g", "scroll_home", "First", show=False),
-        Binding("G", "scroll_end", "Last", show=False),
+        Binding("j", "cursor_down", "Down", show=False, id="scope.cursor_down"),
+        Binding("k", "cursor_up", "Up", show=False, id="scope.cursor_up"),
+        Binding("g", "scroll_home", "First", show=False, id="scope.scroll_home"),
+        Binding("G", "scroll_end", "Last", show=False, id="scope.scroll_end"),
     ]
 
     def __init__(self, *, id: str | None = None):

@@ -53,18 +53,18 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
     """Source of the open file with each chunk on its own background."""
 
     BINDINGS = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("left,h", "cursor_left", "Left", show=False),
-        Binding("right,l", "cursor_right", "Right", show=False),
-        Binding("pageup,ctrl+b", "page_up", "Page up", show=False),
-        Binding("pagedown,ctrl+f,space", "page_down", "Page down", show=False),
-        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False),
-        Binding("ctrl+d", "half_page(1)", "Half page down", show=False),
-        Binding("home,0", "line_start", "Line start", show=False),
-        Binding("end,dollar_sign", "line_end", "Line end", show=False),
-        Binding("ctrl+home,g", "file_start", "First line", show=False),
-        Binding("ctrl+end,G", "file_end", "Last line", show=False),
+        Binding("up,k", "cursor_up", "Up", show=False, id="source.cursor_up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="source.cursor_down"),
+        Binding("left,h", "cursor_left", "Left", show=False, id="source.cursor_left"),
+        Binding("right,l", "cursor_right", "Right", show=False, id="source.cursor_right"),
+        Binding("pageup,ctrl+b", "page_up", "Page up", show=False, id="source.page_up"),
+        Binding("pagedown,ctrl+f,space", "page_down", "Page down", show=False, id="source.page_down"),
+        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id="source.half_page_up"),
+        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id="source.half_page_down"),
+        Binding("home,0", "line_start", "Line start", show=False, id="source.line_start"),
+        Binding("end,dollar_sign", "line_end", "Line end", show=False, id="source.line_end"),
+        Binding("ctrl+home,g", "file_start", "First line", show=False, id="source.file_start"),
+        Binding("ctrl+end,G", "file_end", "Last line", show=False, id="source.file_end"),
     ]
 
     COMPONENT_CLASSES = {
