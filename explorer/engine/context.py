@@ -11,22 +11,30 @@ The context dict (camelCase keys, in this order)::
     filepath, language     only when context_mode is not "none"
     scope                  entities containing the chunk, innermost first (at most
                            64): [{name, type, signature}]
-    entities               entities overlapping the chunk that are not in scope:
-                           [{name, type, signature, docstring, lineRange, isPartial}]
+    entities               entities overlapping the chunk that are not in scope, in
+                           source order, imports included: [{name, type, signature,
+                           docstring, lineRange, isPartial}]; isPartial when the
+                           chunk holds only part of the entity
     siblings               children of the innermost scope (or top-level entities)
                            entirely before/after the chunk, nearest first, at most
                            max_siblings per side: [{name, type, position
                            ("before"|"after"), distance (1 = adjacent)[, signature]}]
-    imports                the file's imports, or with filter_imports only those the
-                           chunk uses: [{name, source[, isDefault][, isNamespace]}]
-    parseError             {message, recoverable}, only when the tree has errors
+    imports                the file's imports (each name once), or with filter_imports
+                           only those the chunk uses: [{name, source[, isDefault]
+                           [, isNamespace]}] (flags only when true)
+    parseError             {message, recoverable}, in every mode, only when the tree
+                           has errors
 
 "Contains" means the entity's byte range holds the whole chunk and is not
-exactly the chunk's range: a chunk that is exactly one method has the class as
-scope and the method in ``entities`` (not partial); a chunk holding the tail of
-one method and all of the next has the class as scope and both methods in
-``entities``, the first partial. (code-chunk used the chunk's start only, so the
-first method there would wrongly be the scope.)
+exactly the chunk's range (entity ranges include decorators and ``export``
+keywords, not doc comments). So a chunk that is exactly one method has the class
+as scope and the method in ``entities`` (not partial); a chunk from a method's
+first byte to somewhere inside it has the method (and the class) as scope; a
+chunk holding the tail of one method and all of the next has the class as scope
+and both methods in ``entities``, the first partial. (code-chunk took the scope
+at the chunk's start only, so the first method there would wrongly be the scope,
+and it listed the chunk's own entity as its scope.) Imports and exports are
+never scopes.
 
 ``context_mode``:
   ``none``    scope/entities/siblings/imports are empty, no filepath/language,
@@ -60,7 +68,9 @@ for Lisps, ``%`` for LaTeX and Erlang; block-comment languages write
     <chunk text>
 
 Siblings are shown by name, or by signature with ``sibling_detail="signatures"``.
-Header values are put on one line (newlines become spaces).
+Header values are put on one line (line breaks become spaces), and a block
+comment's closer inside a value is broken up (``-->`` becomes ``- ->``).
+Docstrings are never written into the header.
 """
 
 from __future__ import annotations

@@ -32,6 +32,10 @@ def export_document(document: Document, target: str, root: str) -> int:
     return len(document.chunks)
 
 
+class _Cancelled(Exception):
+    """Raised inside the atomic writer so that the temporary file is discarded."""
+
+
 @dataclass(frozen=True)
 class TreeExport:
     files: int
@@ -80,8 +84,4 @@ def export_tree(
     except _Cancelled:
         return None
     return TreeExport(len(files), chunks, failed, len(skipped))
-
-
-class _Cancelled(Exception):
-    pass
 

@@ -3,7 +3,11 @@ adapted to our API, and the right behaviour where the study shows a bug (section
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from explorer.engine.languages import GRAMMARS, UNSAFE_GRAMMARS
 from explorer.engine.structure import ENTITY_TYPES, FULL_LANGUAGES, extract_structure, structure_level
@@ -446,3 +450,10 @@ def test_python_module_counts():
 def test_syntax_errors_still_give_structure():
     structure = extract("function ok() { return 1 }\nfunction broken( {\n", "b.ts")
     assert "ok" in names(structure.entities)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="ab \n\t", max_size=60))
+def test_trim_agrees_with_inspect_cleandoc(text):
+    expected = "\n".join(line.rstrip() for line in inspect.cleandoc(text).split("\n")).strip("\n")
+    assert trim(text) == (expected or None)

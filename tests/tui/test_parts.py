@@ -175,3 +175,16 @@ def test_every_binding_has_a_unique_id():
     ids = [binding.id for owner in owners for binding in owner.BINDINGS]
     assert all(ids), [(o.__name__, b.key) for o in owners for b in o.BINDINGS if not b.id]
     assert len(ids) == len(set(ids))
+
+
+def test_a_cancelled_tree_export_writes_nothing(tmp_path):
+    from explorer.tui.export import export_tree
+
+    target = tmp_path / "out.json"
+    progress = []
+    done = export_tree(str(FIXTURES), ChunkOptions(), None, str(target),
+                       on_progress=lambda d, t: progress.append((d, t)), is_cancelled=lambda: len(progress) >= 1)
+    assert done is None
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+    finished = export_tree(str(FIXTURES), ChunkOptions(), None, str(target))
+    assert (finished.files, finished.failed) == (2, 0) and target.exists()

@@ -1,7 +1,15 @@
 """Code structure: entities, the scope tree, imports, signatures and docstrings.
 
-``extract_structure(parsed)`` gives a :class:`FileStructure`; ``structure_level(language)``
-says whether a language has full (hand-written) or generic support.
+``extract_structure(parsed)`` runs the language's tree-sitter query once and
+gives a :class:`FileStructure`: every entity sorted by start (with ``parent``,
+``children``, ``signature``, ``docstring``, ranges), the imports (one entity per
+imported name, with its ``source``), re-exports, the top-level ``roots``, and a
+``scope`` index (:class:`ScopeIndex`: ``scope_at``, ``enclosing``,
+``entities_in_range``, ``siblings``) whose look-ups are binary searches plus
+a walk up parent pointers.
+
+``structure_level(language)`` is ``"full"`` for the languages with hand-written
+queries (:data:`FULL_LANGUAGES`) and ``"generic"`` for every other grammar.
 """
 
 from .entities import ENTITY_TYPES, Entity, FileStructure

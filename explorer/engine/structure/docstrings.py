@@ -24,24 +24,27 @@ from ..text import SourceText
 from .specs.comments import CommentSyntax
 
 _PY_STRING = re.compile(r"""^[rRuU]?("{3}|'{3}|"|')(.*)\1$""", re.S)
-_LINE_MARKER = re.compile(r"^(?://[/!]?|#+|--+|;+|%+)[ ]?")
+_LINE_MARKER = re.compile(r"^[ \t]*(?://[/!]?|#+|--+|;+|%+) ?", re.M)
+_BLOCK_STAR = re.compile(r"^[ \t]*\* ?", re.M)
+_INDENT = re.compile(r"^ *(?=\S)", re.M)
+_TRAILING_SPACE = re.compile(r"[ \t]+$", re.M)
 
 
 def trim(text: str) -> str | None:
-    """PEP 257 docstring trimming; ``None`` for an empty result."""
+    """PEP 257 docstring trimming (the first line stripped, the common indentation
+    of the others removed, blank edge lines dropped); ``None`` for an empty result.
+    Done with regular expressions over the whole text: docs can be long."""
+    if "\t" in text:
+        text = text.expandtabs()
     if "\n" not in text and "\r" not in text:
         return text.strip() or None
-    lines = text.expandtabs().splitlines()
-    indent = min(
-        (len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()),
-        default=0,
-    )
-    out = [lines[0].strip()] + [line[indent:].rstrip() for line in lines[1:]]
-    while out and not out[-1]:
-        out.pop()
-    while out and not out[0]:
-        out.pop(0)
-    return "\n".join(out) or None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    first, _, rest = text.partition("\n")
+    indent = min(map(len, _INDENT.findall(rest)), default=0)
+    if indent:
+        rest = re.sub(rf"(?m)^ {{1,{indent}}}", "", rest)
+    return _TRAILING_SPACE.sub("", first.strip() + "\n" + rest).strip("\n") or None
 
 
 def python_string_doc(literal: str) -> str | None:
@@ -90,16 +93,8 @@ def strip_comment(text: str) -> list[str]:
     else:
         body = None
     if body is not None:
-        body = body.lstrip("*!")
-        lines = []
-        for line in body.splitlines():
-            stripped = line.lstrip()
-            if stripped.startswith("*"):
-                stripped = stripped[1:]
-                line = stripped[1:] if stripped.startswith(" ") else stripped
-            lines.append(line.rstrip())
-        return lines
-    return [_LINE_MARKER.sub("", line.strip(), count=1).rstrip() for line in text.splitlines()]
+        return _BLOCK_STAR.sub("", body.lstrip("*!")).splitlines()
+    return _LINE_MARKER.sub("", text).split("\n")
 
 
 def comment_doc(comments: list[str]) -> str | None:

@@ -6,7 +6,16 @@ variable, field, import or export. Ranges are UTF-8 byte offsets, end exclusive,
 and cover the whole definition *including* its wrappers (decorators, an
 ``export`` keyword, a ``template<...>`` line), so an entity range is a tree node's
 range and entity ranges nest like the tree does. Lines are 0-based and inclusive,
-computed with :meth:`SourceText.line_range` so they agree with chunk line ranges.
+computed as :meth:`SourceText.line_range` does, so they agree with chunk line ranges.
+
+Types across languages: structs, unions, type aliases and delegates are ``type``;
+Rust ``impl`` blocks (named after the implementing type), Kotlin and Scala
+objects, Java and C# records and Swift extensions are ``class``; traits,
+protocols and annotation types are ``interface``; namespaces, packages, Rust
+``mod`` and Ruby ``module`` are ``module``; constructors are ``method``; a
+``function`` directly inside a class, interface, enum or type is a ``method``.
+Constants are module-level ``const``/``static``/``final`` (and Python
+UPPER_CASE) names; fields are class and struct members, properties included.
 """
 
 from __future__ import annotations

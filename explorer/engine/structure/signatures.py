@@ -11,18 +11,11 @@ cannot end it early.
 
 from __future__ import annotations
 
-import re
-
 #: Longest signature kept; beyond it the text is cut and ends with an ellipsis.
 MAX_SIGNATURE = 300
 
-_SPACE = re.compile(r"\s+")
 # Delimiters left at the end of "everything before the body".
-_TRAILING = re.compile(r"(?:\s*(?:=>|[{:=;,]))+\s*$")
-
-
-def collapse(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+_TRAILING = "{:=;,"
 
 
 def make_signature(data: bytes, start: int, end: int) -> str:
@@ -31,8 +24,13 @@ def make_signature(data: bytes, start: int, end: int) -> str:
     cut = end - start > 4 * MAX_SIGNATURE  # whitespace collapses, so read a bit more
     raw = data[start : start + 4 * MAX_SIGNATURE] if cut else data[start:end]
     text = b" ".join(raw.split()).decode("utf-8", "replace")
-    if text and text[-1] in "{:=;,>":
-        text = _TRAILING.sub("", text)
+    while text:
+        if text.endswith("=>"):
+            text = text[:-2].rstrip()
+        elif text[-1] in _TRAILING:
+            text = text[:-1].rstrip()
+        else:
+            break
     if cut or len(text) > MAX_SIGNATURE:
         text = text[: MAX_SIGNATURE - 1].rstrip() + "…"
     return text

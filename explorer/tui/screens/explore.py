@@ -95,18 +95,20 @@ class ExploreScreen(Screen):
             self.query_one(ChunkDetail).show_chunk(None, self.app.options.max_size)
             return
         options = new.options
-        if old is None or old.path != new.path or old.file is not new.file:
+        rechunked = old is not None and old.file is new.file
+        if rechunked:
+            source.show_chunking(new.chunking)
+            ast.set_limit(options.max_size, options.size_unit)
+        else:
             same_file = old is not None and old.path == new.path
             source.show_document(new, keep_position=same_file)
             ast.show_file(new.file.parsed, options.max_size, options.size_unit)
             scope.show_structure(new.file.structure)
-        else:
-            source.show_chunking(new.chunking)
-            ast.set_limit(options.max_size, options.size_unit)
         chunks.show_chunking(new.chunking)
         self._set_titles(new)
-        # Keep the reader's place: select the chunk under the cursor in the new chunking.
-        self._follow_cursor(source.cursor_byte(), scroll=False)
+        # Keep the reader's place: select the chunk under the cursor in the new chunking
+        # (the trees are already there when only the chunking changed).
+        self._follow_cursor(source.cursor_byte(), scroll=False, trees=not rechunked)
 
     def _set_titles(self, document: Document) -> None:
         source = self.query_one(SourceView)
@@ -149,7 +151,7 @@ class ExploreScreen(Screen):
             detail.show_chunk(document.chunks[index], document.options.max_size)
         self.query_one("#detail").border_title = f"Chunk {index + 1}"
 
-    def _follow_cursor(self, byte: int, *, scroll: bool, trees_later: bool = False) -> None:
+    def _follow_cursor(self, byte: int, *, scroll: bool, trees: bool = True, trees_later: bool = False) -> None:
         """Move chunk list, AST and scope to what is at ``byte``, without echoes.
         With ``trees_later`` the two trees follow once the cursor rests (expanding
         tree paths on every key of a fast scroll would only slow it down)."""
@@ -163,6 +165,8 @@ class ExploreScreen(Screen):
         if self._reveal_timer is not None:
             self._reveal_timer.stop()
             self._reveal_timer = None
+        if not trees:
+            return
         if trees_later:
             self._reveal_timer = self.set_timer(TREES_FOLLOW_DELAY, lambda: self._reveal_in_trees(byte))
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from ...state import ChunkStats, Document
 
@@ -67,16 +67,21 @@ def stats_text(document: Document | None, *, show_timings: bool) -> Text:
     return text
 
 
-class StatsPanel(Static):
-    """Three lines of stats for the open file."""
+class StatsPanel(Widget):
+    """Three lines of stats for the open file (a fixed size: updates repaint, never re-layout)."""
 
     DEFAULT_CSS = """
-    StatsPanel { height: 3; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    StatsPanel { height: 3; padding: 0 1; }
     """
 
     def __init__(self, *, show_timings: bool = True, id: str | None = None):
         super().__init__(id=id)
         self.show_timings = show_timings
+        self._text = Text("no file open", style=LABEL)
 
     def show_document(self, document: Document | None) -> None:
-        self.update(stats_text(document, show_timings=self.show_timings))
+        self._text = stats_text(document, show_timings=self.show_timings)
+        self.refresh()
+
+    def render(self) -> Text:
+        return self._text
