@@ -76,6 +76,7 @@ Docstrings are never written into the header.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from .options import ChunkOptions
@@ -122,7 +123,8 @@ class ContextBuilder:
             self.structure = structure if structure is not None else extract_structure(parsed)
         self._imports = _dedupe_imports(self.structure.imports)
         self._import_infos = [e.import_info() for e in self._imports]
-        self._import_ranges = sorted({(e.start, e.end) for e in self._imports})
+        self._import_ranges = sorted({(e.start, e.end) for e in self._imports})  # disjoint statements
+        self._import_ends = [end for _, end in self._import_ranges]
         self._comment = header_comment(parsed.language)
         self._path_lines: dict[str, str] = {}
 
@@ -203,9 +205,10 @@ class ContextBuilder:
         source = self.parsed.source
         pieces = []
         pos = start
-        for s, e in self._import_ranges:
-            if e <= pos or s >= end:
-                continue
+        first = bisect_right(self._import_ends, start)  # statements ending before the chunk
+        for s, e in self._import_ranges[first:]:
+            if s >= end:
+                break
             if s > pos:
                 pieces.append(source.slice(pos, s))
             pos = max(pos, e)

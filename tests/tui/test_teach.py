@@ -186,6 +186,7 @@ async def test_samples_open_from_the_palette_commands(tmp_path: Path):
         function = next(child for child in ast.root.children
                         if isinstance(child.data, AstEntry) and child.data.node.type == "function_item")
         node = function.data.node
+        await pilot.pause()  # let the load's own tree move land first, as it would for a user
         ast.focus()
         ast.move_cursor(function)
         await wait_for(pilot, lambda: screen.index > 0, what="the step about the function")
