@@ -201,22 +201,53 @@ def _expand(src: SourceText, piece: Piece) -> list[Piece] | None:
     """The parts of an oversized piece, or None when it is a single line."""
     nodes = piece.nodes
     if nodes is not None and len(nodes) > 1:
-        runs = [(n,) for n in nodes]
-        last_named = max((i for i, n in enumerate(nodes) if n.is_named), default=-1)
-        if 0 <= last_named < len(nodes) - 1:
-            body = nodes[last_named]
-            if body.child_count and any(word in body.type for word in _BODY_WORDS):
-                # Closers after a body (`}`, `end`): open the body too, so its last
-                # part can take them along instead of leaving them alone.
-                runs[last_named : last_named + 1] = _group_children(src, body.children)
-        return _pieces_for_runs(src, piece, runs)
+        return _pieces_for_runs(src, piece, _separate(src, nodes))
     if nodes is not None and nodes[0].child_count:
         children = nodes[0].children
         groups = _group_children(src, children)
         if len(groups) == 1:
-            groups = [(c,) for c in children]
+            groups = _open_single_group(src, groups[0])
         return _pieces_for_runs(src, piece, groups)
     return _line_pieces(src, piece)
+
+
+def _is_body(node: Node) -> bool:
+    return node.child_count > 0 and any(word in node.type for word in _BODY_WORDS)
+
+
+def _separate(src: SourceText, nodes: tuple[Node, ...]) -> list[tuple[Node, ...]]:
+    """Runs for a group of nodes too big together."""
+    core = next((i for i, n in enumerate(nodes) if n.is_named and "comment" not in n.type
+                 and n.type not in ATTACH_FORWARD), None)
+    if core is not None and core > 0:
+        # Attributes and decorators stay with their item; the comments above go first.
+        attached = core
+        while attached > 0 and nodes[attached - 1].type in ATTACH_FORWARD:
+            attached -= 1
+        if 0 < attached < core:
+            return [nodes[:attached], nodes[attached:]]
+    runs = [(n,) for n in nodes]
+    last_named = max((i for i, n in enumerate(nodes) if n.is_named), default=-1)
+    if 0 <= last_named < len(nodes) - 1 and _is_body(nodes[last_named]):
+        # Closers after a body (`}`, `end`): open the body too, so its last
+        # part can take them along instead of leaving them alone.
+        runs[last_named : last_named + 1] = _group_children(src, nodes[last_named].children)
+    return runs
+
+
+def _open_single_group(src: SourceText, group: tuple[Node, ...]) -> list[tuple[Node, ...]]:
+    """A node whose children are one group (`{ body }`): open its body, with the
+    opening tokens joining the body's first group and the closers its last, so
+    no cut falls right after `{` or right before `}`."""
+    named = [i for i, n in enumerate(group) if n.is_named]
+    if len(named) == 1 and _is_body(group[named[0]]):
+        i = named[0]
+        inner = _group_children(src, group[i].children)
+        if len(inner) > 1:
+            inner[0] = group[:i] + inner[0]
+            inner[-1] = inner[-1] + group[i + 1 :]
+            return inner
+    return [(c,) for c in group]
 
 
 def _pieces_for_runs(src: SourceText, piece: Piece, runs: list[tuple[Node, ...]]) -> list[Piece]:

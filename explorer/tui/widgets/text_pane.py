@@ -42,6 +42,7 @@ class TextPane(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.lines: list[Line] = []
         self._strips: LRUCache[int, Strip] = LRUCache(256)
+        self._base: Style | None = None
 
     def set_lines(self, lines: list[Line]) -> None:
         self.lines = lines
@@ -54,15 +55,23 @@ class TextPane(ScrollView, can_focus=True):
     def set_text(self, text: str, style: Style | None = None) -> None:
         self.set_lines([(line, style) for line in text.splitlines()])
 
+    @property
+    def base_style(self) -> Style:
+        """The widget's rich style, resolved once per style change (it is costly to compute)."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._base = None
         self._strips.clear()
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.size.width
-        base = self.rich_style
+        base = self.base_style
         if index >= len(self.lines):
             return Strip.blank(width, base)
         strip = self._strips.get(index)

@@ -6,6 +6,7 @@ A Line-API widget, so a file cut into 20,000 tiny chunks scrolls as fast as one 
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -112,6 +113,7 @@ class ChunkList(ScrollView, can_focus=True):
         self.chunking: Chunking | None = None
         self.cursor: int | None = None
         self.empty_message = "no chunks"
+        self._base = None
         self._rows: LRUCache[tuple[int, bool, int], Strip] = LRUCache(512)
 
     # -- state in ------------------------------------------------------------------------
@@ -146,14 +148,22 @@ class ChunkList(ScrollView, can_focus=True):
         elif index > top + height - 2:
             self.scroll_to(y=index - height + 2, animate=False, immediate=True)
 
+    @property
+    def base_style(self) -> Style:
+        """The widget's rich style, resolved once per style change (it is costly to compute)."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._base = None
         self._rows.clear()
 
     # -- rendering ------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.rich_style
+        base = self.base_style
         if y == 0:
             return self._header(width)
         row = int(self.scroll_y) + y
@@ -172,7 +182,7 @@ class ChunkList(ScrollView, can_focus=True):
         return strip
 
     def _header(self, width: int) -> Strip:
-        base = self.rich_style
+        base = self.base_style
         style = self.get_component_rich_style("chunk-list--header")
         unit = self.chunking.options.size_unit if self.chunking else ""
         text = f"{'#':>5} {'lines':<13}{'size':<{BAR_CELLS + 1}}{unit:>6}  defines"
@@ -185,7 +195,7 @@ class ChunkList(ScrollView, can_focus=True):
         style = self.get_component_rich_style
         selected = index == self.cursor
         # The full (not partial) cursor style: its background is blended with the pane's.
-        base = style("chunk-list--cursor") if selected else self.rich_style
+        base = style("chunk-list--cursor") if selected else self.base_style
         text = Text(style=base, end="", no_wrap=True, overflow="ellipsis")
         text.append(f"{index + 1:>5} ", style("chunk-list--number", partial=True))
         lines = f"{chunk.line_range.start + 1}-{chunk.line_range.end + 1}"
