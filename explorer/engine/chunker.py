@@ -40,6 +40,7 @@ ATTACH_FORWARD = frozenset(
 #: when closing tokens follow them), by the words in their names.
 _BODY_WORDS = ("body", "block", "_list", "statements")
 
+_LINE_ENDS = frozenset(b"\r\n")
 _WS_BYTES = frozenset(b" \t\n\r\x0b\x0c")
 
 #: How the cut at a piece's start was made.
@@ -80,6 +81,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
         return
     size, limit = src.sizer(options.size_unit), options.max_size
     root = parsed.root
+    data = src.data
     stack = [Piece(0, len(src.data), (root,) if root is not None else None)]
     win_start: int | None = None
     win_cut: str | None = CLEAN
@@ -89,7 +91,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
         if win_start is not None and size(win_start, piece.end) <= limit:
             if trace:
                 trace("add", piece, win_start, None)
-            if src.is_line_start(piece.start):
+            if data[piece.start - 1] in _LINE_ENDS:  # the piece starts a line
                 win_line_pieces[piece.start] = piece.cut
             continue
         if size(piece.start, piece.end) <= limit:
