@@ -158,7 +158,7 @@ async def test_play_pause_speed_and_parameter_change_restarts():
         await wait_for(pilot, lambda: screen.run is not first_run, what="a new trace")
         assert screen.run.options.max_size == app.options.max_size == 600
         assert screen.run.steps[0].limit == 600 and "600 nws" in screen.run.steps[0].sentence
-        assert screen.playing
+        await wait_for(pilot, lambda: screen.playing, what="playing to resume on the new trace")
         await pilot.press("space")
         assert not screen.playing
 

@@ -63,6 +63,13 @@ def help_lines(app: App) -> list[Line]:
     lines += binding_lines("Scope", list(ScopeTree.BINDINGS))
     lines += binding_lines("Files", list(FileTree.BINDINGS) + [Binding("enter", "", "Open the file")])
     lines += binding_lines("Text panes (chunk detail)", list(TextPane.BINDINGS))
+    from ..compare.screen import CompareScreen
+    from ..sweep.screen import SweepScreen
+    from ..teach.screen import TeachScreen
+
+    lines += binding_lines("Teach mode (t)", list(TeachScreen.BINDINGS))
+    lines += binding_lines("Compare view (c)", list(CompareScreen.BINDINGS))
+    lines += binding_lines("Sweep (palette: sweep)", list(SweepScreen.BINDINGS))
     return lines
 
 
