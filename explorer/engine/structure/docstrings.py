@@ -139,9 +139,15 @@ class DocFinder:
         starts = source.line_starts
         if row is None:
             row = source.line_of(start)
-        before = data[starts[row] : start]
-        if before.strip():  # code before the item on its line: only "/** doc */ item" counts
-            block = self._block_ending_at(before.rstrip(), starts[row]) if self.block else None
+        # Scan back over blanks only: copying the line up to the item would make a
+        # minified one-line file quadratic.
+        at = start
+        while at > starts[row] and data[at - 1] in (32, 9):
+            at -= 1
+        if at > starts[row]:  # code before the item on its line: only "/** doc */ item" counts
+            if not self.block or not data.endswith(self.block[1], starts[row], at):
+                return None
+            block = self._block_ending_at(data[starts[row] : at], starts[row])
             return comment_doc([block]) if block else None
         texts: list[str] = []
         row -= 1

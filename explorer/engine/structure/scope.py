@@ -54,6 +54,10 @@ def _strictly_contains(outer: Entity, inner: Entity) -> bool:
     )
 
 
+#: Most entities sharing one range that a chunk's context lists (names of one declaration).
+MAX_TWINS = 64
+
+
 class ScopeIndex:
     """Range queries over a built scope tree."""
 
@@ -94,7 +98,8 @@ class ScopeIndex:
         declaration), which the parent walk would otherwise skip."""
         i = node.index
         entities = self.entities
-        while i > 0 and entities[i - 1].start == node.start and entities[i - 1].end == node.end:
+        stop = max(0, i - MAX_TWINS)  # `var a, b, ...` with thousands of names: list the nearest
+        while i > stop and entities[i - 1].start == node.start and entities[i - 1].end == node.end:
             i -= 1
         return entities[i : node.index + 1] if i < node.index else [node]
 
