@@ -56,11 +56,11 @@ def explorer_commands(app: ChunkExplorerApp) -> list[Command]:
     return commands
 
 
-class ExplorerCommands(Provider):
-    """The explorer's own commands."""
+class CommandListProvider(Provider):
+    """A palette provider over a list of ``(name, callback, help)`` commands."""
 
     def _commands(self) -> list[Command]:
-        return explorer_commands(self.app)  # type: ignore[arg-type]
+        raise NotImplementedError
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._commands():
@@ -72,3 +72,10 @@ class ExplorerCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
+
+
+class ExplorerCommands(CommandListProvider):
+    """The explorer's own commands."""
+
+    def _commands(self) -> list[Command]:
+        return explorer_commands(self.app)  # type: ignore[arg-type]

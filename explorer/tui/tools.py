@@ -7,14 +7,14 @@ Opening a tool from another tool replaces it, so the stack stays one deep.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
 from explorer.samples import list_samples
+
+from .commands import Command, CommandListProvider
 
 if TYPE_CHECKING:
     from .app import ChunkExplorerApp
@@ -75,7 +75,6 @@ def open_sweep(app: ChunkExplorerApp) -> None:
     _show(app, SweepScreen(app.root))
 
 
-Command = tuple[str, Callable[[], object], str]
 
 
 def tool_commands(app: ChunkExplorerApp) -> list[Command]:
@@ -95,19 +94,8 @@ def tool_commands(app: ChunkExplorerApp) -> list[Command]:
     return commands
 
 
-class ToolCommands(Provider):
+class ToolCommands(CommandListProvider):
     """Palette commands of teach mode, the compare view and the sweep panel."""
 
     def _commands(self) -> list[Command]:
         return tool_commands(self.app)  # type: ignore[arg-type]
-
-    async def discover(self) -> Hits:
-        for name, callback, help_text in self._commands():
-            yield DiscoveryHit(name, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, callback, help_text in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(name), callback, help=help_text)
