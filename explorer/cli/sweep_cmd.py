@@ -12,7 +12,8 @@ from typing import Any
 
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
-from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SweepResult, settings_grid, sweep
+from ..display import bar, human_bytes
+from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SweepResult, settings_grid, sweep
 from ..workspace.export import OutputError, tool_version
 from ..workspace.atomic import check_writable, write_atomic
 from ..workspace.settings import (
@@ -40,12 +41,6 @@ Each file is parsed once and re-chunked per setting. Nothing is written unless
 exit status: 0 done, 1 some files failed (the figures cover the others) or the
 settings file could not be written, 2 usage error (nothing done)."""
 
-#: --max-size when not given, per size unit.
-DEFAULT_MAX_SIZES = {
-    "nws": (500, 1000, 1500, 2000, 3000),
-    "chars": (1000, 2000, 3000, 4000, 6000),
-    "lines": (25, 50, 75, 100, 150),
-}
 #: Sweep axes in table order (slowest first): ChunkOptions field -> (argparse dest, column header).
 AXES = {
     "size_unit": ("sweep_size_unit", "unit"),
@@ -54,7 +49,6 @@ AXES = {
     "max_size": ("sweep_max_size", "max"),
     "overlap_lines": ("sweep_overlap_lines", "overlap"),
 }
-BLOCKS = " ▏▎▍▌▋▊▉█"  # eighths of a cell
 
 
 # -- flags --------------------------------------------------------------------------------
@@ -339,22 +333,6 @@ def print_chart(console: Any, result: SweepResult) -> None:
     console.print(table)
     console.print(Text(f"chunks and index size: bars scaled to the largest; tiny% and split%: bars on 0-{_pct(percent_scale)}%",
                        style="dim"))
-
-
-def bar(value: float, peak: float, width: int) -> str:
-    """A horizontal bar of ``width`` cells at full scale, in eighths of a cell."""
-    if peak <= 0 or value <= 0:
-        return " " * width
-    eighths = max(1, round(value / peak * width * 8))
-    full, rest = divmod(eighths, 8)
-    return ("█" * full + (BLOCKS[rest] if rest else "")).ljust(width)
-
-
-def human_bytes(count: float) -> str:
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if count >= scale:
-            return f"{count / scale:.1f} {unit}"
-    return f"{int(count)} B"
 
 
 def _pct(value: float | None) -> str:

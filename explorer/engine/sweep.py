@@ -39,6 +39,13 @@ from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
 
 #: Dimensions of the embedding vectors the index size is estimated for.
+#: The max sizes a sweep tries when none are given, per size unit.
+DEFAULT_MAX_SIZES = {
+    "nws": (500, 1000, 1500, 2000, 3000),
+    "chars": (1000, 2000, 3000, 4000, 6000),
+    "lines": (25, 50, 75, 100, 150),
+}
+
 DEFAULT_EMBEDDING_DIM = 1024
 FLOAT32_BYTES = 4
 

@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.cli.sweep_cmd import bar, human_bytes
+from explorer.display import bar, human_bytes
 from explorer.engine.sweep import SettingResult, SweepResult
 
 #: Headers of the table columns (the cells are right-aligned).

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from explorer.cli.sweep_cmd import DEFAULT_MAX_SIZES
+from explorer.engine.sweep import DEFAULT_MAX_SIZES
 from explorer.engine.options import ChunkOptions
 from explorer.engine.sweep import SweepResult, settings_grid, sweep
 
