@@ -37,21 +37,27 @@ def iter_chunks(
     builder = make_context_builder(parsed, options, parsed.path, structure)
     overlap = options.overlap_lines if options.context_mode != "none" else 0
     strategy = "lines" if parsed.tree is None else "ast"
+    unit = options.size_unit
+    size, nws = src.sizer(unit), src.sizer("nws")
+    char_offset = src.char_offset
     previous = ""
     for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
-        text = src.slice(span.start, span.end)
+        start, end = span.start, span.end
+        char_start, char_end = char_offset(start), char_offset(end)
+        text = src.text[char_start:char_end]
         overlap_text = last_lines(previous, overlap) if overlap and previous else ""
-        context = builder.context_for(span.start, span.end)
-        first_line, last_line = src.line_range(span.start, span.end)
+        context = builder.context_for(start, end)
+        first_line, last_line = src.line_range(start, end)
+        nws_size = nws(start, end)
         yield Chunk(
             text=text,
             contextualized_text=builder.contextualize(context, text, overlap_text),
-            byte_range=Range(span.start, span.end),
-            char_range=Range(src.char_offset(span.start), src.char_offset(span.end)),
+            byte_range=Range(start, end),
+            char_range=Range(char_start, char_end),
             line_range=Range(first_line, last_line),
-            size=src.measure(options.size_unit, span.start, span.end),
-            size_unit=options.size_unit,
-            nws=src.nws(span.start, span.end),
+            size=nws_size if unit == "nws" else size(start, end),
+            size_unit=unit,
+            nws=nws_size,
             index=index,
             total_chunks=-1 if total is None else total,
             context=context,

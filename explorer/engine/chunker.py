@@ -22,8 +22,10 @@ doc comment. Pieces live on an explicit stack: nesting depth costs nothing.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import islice, repeat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -47,8 +49,10 @@ _WS_BYTES = frozenset(b" \t\n\r\x0b\x0c")
 CLEAN, LINE, CHAR = None, "line", "char"
 
 
-@dataclass(slots=True)
-class Piece:
+class Piece(NamedTuple):
+    """A stretch of the file the window considers. The hot loop passes plain
+    ``(start, end, nodes, cut)`` tuples; the trace hook gets them as ``Piece``."""
+
     start: int
     end: int
     nodes: tuple[Node, ...] | None  # None: a stretch of text inside a token (or a whole unparsed file)
@@ -82,48 +86,77 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
     size, limit = src.sizer(options.size_unit), options.max_size
     root = parsed.root
     data = src.data
-    stack = [Piece(0, len(src.data), (root,) if root is not None else None)]
+    line_ends = _LINE_ENDS
+    stack: list[tuple] = [(0, len(data), (root,) if root is not None else None, CLEAN)]
+    pop, push = stack.pop, stack.extend
     win_start: int | None = None
     win_cut: str | None = CLEAN
-    win_line_pieces: dict[int, str | None] = {}  # pieces of the window that start a line: start -> cut
+    # The window's last piece that starts a line (only one can share the closing
+    # piece's line start, and it is the last one): its start and cut.
+    line_piece_start, line_piece_cut = -1, CLEAN
+    additive = src.additive(options.size_unit)
+    win_size = 0  # the window's size, kept up to date in additive units
     while stack:
-        piece = stack.pop()
-        if win_start is not None and size(win_start, piece.end) <= limit:
-            if trace:
-                trace("add", piece, win_start, None)
-            if data[piece.start - 1] in _LINE_ENDS:  # the piece starts a line
-                win_line_pieces[piece.start] = piece.cut
-            continue
-        if size(piece.start, piece.end) <= limit:
-            if win_start is not None:
-                piece = _back_to_line_start(src, piece, win_start, size, limit, win_line_pieces)
+        piece = pop()
+        start, end, nodes, cut = piece
+        piece_size = size(start, end)
+        if win_start is not None:
+            grown = win_size + piece_size if additive else size(win_start, end)
+            if grown <= limit:
+                win_size = grown
                 if trace:
-                    trace("close", piece, win_start, None)
-                yield Span(win_start, piece.start, win_cut, piece.cut)
-            win_start, win_cut = piece.start, piece.cut
-            win_line_pieces = {}
+                    trace("add", Piece._make(piece), win_start, None)
+                elif len(stack) > 2:
+                    # The pieces below on the stack follow in file order, with growing
+                    # ends: every one the window can still hold would be added one at a
+                    # time, so take them all at once, found by a galloping search.
+                    taken = _fitting_run(stack, win_start, size, limit)
+                    if taken:
+                        piece = _last_line_piece(data, stack, taken) or piece
+                        win_size = size(win_start, stack[-taken][1])
+                        del stack[-taken:]
+                        start, cut = piece[0], piece[3]
+                if data[start - 1] in line_ends:  # the piece starts a line
+                    line_piece_start, line_piece_cut = start, cut
+                continue
+        if piece_size <= limit:
+            if win_start is not None:
+                piece = _back_to_line_start(src, piece, win_start, size, limit, (line_piece_start, line_piece_cut))
+                if piece[0] != start:
+                    start, end, nodes, cut = piece
+                    piece_size = size(start, end)
+                else:
+                    cut = piece[3]
+                if trace:
+                    trace("close", Piece._make(piece), win_start, None)
+                yield Span(win_start, start, win_cut, cut)
+            win_start, win_cut, win_size = start, cut, piece_size
+            line_piece_start = -1
             if trace:
-                trace("open", piece, win_start, None)
+                trace("open", Piece._make(piece), win_start, None)
             continue
         trimmed = _trim_blank_tail(src, piece)
         parts = trimmed or _expand(src, piece)
         if parts is not None:
             if trace:
-                trace("separate" if trimmed else _expand_step(piece), piece, win_start, parts)
-            stack.extend(reversed(parts))
+                trace("separate" if trimmed else _expand_step(piece), Piece._make(piece), win_start,
+                      [Piece._make(p) for p in parts])
+            push(reversed(parts))
             continue
         # A single over-long line is cut at characters. It starts its own chunks when
         # it starts a line (a clean cut); mid-line, the open window takes its first part,
         # and so does a window of blank lines (alone it would be a chunk of whitespace).
         # Cuts then fall inside the line only: the window's earlier lines close as a chunk.
-        line_start = src.line_starts[src.line_of(piece.start)] if win_start is not None else 0
+        line_start = src.line_starts[src.line_of(start)] if win_start is not None else 0
         if win_start is not None and line_start > win_start and src.nws(win_start, line_start):
-            piece = Piece(line_start, piece.end, None, piece.cut if line_start == piece.start else CLEAN)
+            piece = Piece(line_start, end, None, cut if line_start == start else CLEAN)
             if trace:
                 trace("close", piece, win_start, None)
             yield Span(win_start, line_start, win_cut, piece.cut)
         elif win_start is not None:
-            piece = Piece(win_start, piece.end, None, win_cut)
+            piece = Piece(win_start, end, None, win_cut)
+        else:
+            piece = Piece._make(piece)
         cuts = list(_char_cuts(src, piece, size, limit))
         if trace:
             trace("split_chars", piece, None, [Piece(a, b, None, c) for a, b, c in cuts])
@@ -132,85 +165,115 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
                 trace("emit_chars", Piece(start, end, None, cut), None, None)
             yield Span(start, end, cut, next_cut)
         last = Piece(cuts[-1][0], cuts[-1][1], None, cuts[-1][2])
-        win_start, win_cut = last.start, last.cut
+        win_start, win_cut, win_size = last.start, last.cut, size(last.start, last.end)
+        line_piece_start = -1
         if trace:
             trace("open", last, None, None)
     if win_start is not None:
         if trace:
-            trace("finish", Piece(len(src.data), len(src.data), None), win_start, None)
-        yield Span(win_start, len(src.data), win_cut, CLEAN)
+            trace("finish", Piece(len(data), len(data), None), win_start, None)
+        yield Span(win_start, len(data), win_cut, CLEAN)
+
+
+def _fitting_run(stack: list[tuple], win_start: int, size: Callable[[int, int], int], limit: int) -> int:
+    """How many pieces from the top of ``stack`` fit in the window after it (0 if none)."""
+    count = len(stack)
+    if size(win_start, stack[-1][1]) > limit:
+        return 0
+    low, high = 1, 2  # low fits; find a high that does not, doubling
+    while high <= count and size(win_start, stack[-high][1]) <= limit:
+        low, high = high, high * 2
+    high = min(high, count + 1)
+    while high - low > 1:
+        mid = (low + high) // 2
+        if size(win_start, stack[-mid][1]) <= limit:
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+def _last_line_piece(data: bytes, stack: list[tuple], taken: int) -> tuple | None:
+    """The last (in file order) of the top ``taken`` pieces that starts a line."""
+    for i in range(len(stack) - taken, len(stack)):
+        start = stack[i][0]
+        if data[start - 1] in _LINE_ENDS:
+            return stack[i]
+    return None
 
 
 def _back_to_line_start(
     src: SourceText,
-    piece: Piece,
+    piece: tuple,
     win_start: int,
     size: Callable[[int, int], int],
     limit: int,
-    line_pieces: dict[int, str | None],
-) -> Piece:
+    line_piece: tuple[int, str | None],
+) -> tuple:
     """A piece about to start a chunk, moved to a line start when the sizes still
     fit: back over indentation, back over whole pieces of the window that share its
-    line, or forward over a line's blank rest."""
-    start = piece.start
+    line (``line_piece`` is the start and cut of the window's last piece that starts
+    a line), or forward over a line's blank rest."""
+    start, end, nodes, cut = piece
     line = src.line_of(start)
     line_start = src.line_starts[line]
     if line_start == start:
         return piece
     data = src.data
     if line_start > win_start and data[line_start:start].isspace():
-        if size(line_start, piece.end) <= limit:
-            return Piece(line_start, piece.end, piece.nodes, piece.cut)
+        if size(line_start, end) <= limit:
+            return (line_start, end, nodes, cut)
         return piece
-    if line_start in line_pieces and line_start > win_start and size(line_start, piece.end) <= limit:
+    if line_piece[0] == line_start and line_start > win_start and size(line_start, end) <= limit:
         # The window holds the start of this line as whole pieces (a header such as
         # `def name`): they move to the next chunk, so the cut falls at the line start.
-        return Piece(line_start, piece.end, piece.nodes, line_pieces[line_start])
+        return (line_start, end, nodes, line_piece[1])
     # Or forward, when the rest of the line is blank (a string or comment opening with a newline).
     next_start = src.line_end(line)
-    if start < next_start < piece.end and data[start:next_start].isspace() and size(win_start, next_start) <= limit:
-        return Piece(next_start, piece.end, piece.nodes, piece.cut)
+    if start < next_start < end and data[start:next_start].isspace() and size(win_start, next_start) <= limit:
+        return (next_start, end, nodes, cut)
     return piece
 
 
-def _trim_blank_tail(src: SourceText, piece: Piece) -> list[Piece] | None:
+def _trim_blank_tail(src: SourceText, piece: tuple) -> list[tuple] | None:
     """Set apart the blank lines at the end of an oversized run of nodes, so a
     definition that fits on its own lines is not split for the sake of the blank
     lines after it (they count in the ``lines`` and ``chars`` units)."""
-    if piece.nodes is None:
+    start, end, nodes, cut = piece
+    if nodes is None:
         return None
-    data, end = src.data, piece.end
+    data = src.data
     last = end
-    while last > piece.start and data[last - 1] in _WS_BYTES:
+    while last > start and data[last - 1] in _WS_BYTES:
         last -= 1
-    if last == end or last == piece.start:
+    if last == end or last == start:
         return None
     content_end = src.line_end(src.line_of(last - 1))
     if content_end >= end:
         return None
-    return [Piece(piece.start, content_end, piece.nodes, piece.cut), Piece(content_end, end, None, CLEAN)]
+    return [(start, content_end, nodes, cut), (content_end, end, None, CLEAN)]
 
 
-def _expand_step(piece: Piece) -> str:
-    if piece.nodes is None:
+def _expand_step(piece: tuple) -> str:
+    nodes = piece[2]
+    if nodes is None:
         return "split_lines"
-    if len(piece.nodes) > 1:
+    if len(nodes) > 1:
         return "separate"
-    return "descend" if piece.nodes[0].child_count else "split_lines"
+    return "descend" if nodes[0].child_count else "split_lines"
 
 
-def _expand(src: SourceText, piece: Piece) -> list[Piece] | None:
+def _expand(src: SourceText, piece: tuple) -> list[tuple] | None:
     """The parts of an oversized piece, or None when it is a single line."""
-    nodes = piece.nodes
+    start, end, nodes, cut = piece
     if nodes is not None and len(nodes) > 1:
-        return _pieces_for_runs(src, piece, _separate(src, nodes))
+        return _pieces_for_runs(src.data, start, end, cut, _separate(src, nodes))
     if nodes is not None and nodes[0].child_count:
-        children = nodes[0].children
-        groups = _group_children(src, children)
+        groups = _group_children(src, nodes[0].children)
         if len(groups) == 1:
             groups = _open_single_group(src, groups[0])
-        return _pieces_for_runs(src, piece, groups)
-    return _line_pieces(src, piece)
+        return _pieces_for_runs(src.data, start, end, cut, groups)
+    return _line_pieces(src, start, end, cut)
 
 
 def _is_body(node: Node) -> bool:
@@ -252,24 +315,32 @@ def _open_single_group(src: SourceText, group: tuple[Node, ...]) -> list[tuple[N
     return [(c,) for c in group]
 
 
-def _pieces_for_runs(src: SourceText, piece: Piece, runs: list[tuple[Node, ...]]) -> list[Piece]:
-    pieces: list[Piece] = []
-    start, cut = piece.start, piece.cut
-    for prev, nxt in zip(runs, runs[1:]):
-        boundary = _cut_between(src, prev[-1].end_byte, nxt[0].start_byte)
-        pieces.append(Piece(start, boundary, prev, cut))
-        start, cut = boundary, CLEAN
-    pieces.append(Piece(start, piece.end, runs[-1], cut))
+def _pieces_for_runs(data: bytes, start: int, end: int, cut: str | None, runs: list[tuple[Node, ...]]) -> list[tuple]:
+    """Pieces for runs of nodes that tile ``[start, end)``, cut between runs (see :func:`_cut_between`)."""
+    pieces: list[tuple] = []
+    append = pieces.append
+    prev = runs[0]
+    for i in range(1, len(runs)):
+        nxt = runs[i]
+        left_end, right_start = prev[-1].end_byte, nxt[0].start_byte
+        gap = data[left_end:right_start]
+        nl = gap.rfind(b"\n")
+        if nl >= 0 and gap.isspace() and b"\r" not in gap:  # the usual case, inlined
+            boundary = left_end + nl + 1
+        else:
+            boundary = _cut_between(data, left_end, right_start)
+        append((start, boundary, prev, cut))
+        start, cut, prev = boundary, CLEAN, nxt
+    append((start, end, prev, cut))
     return pieces
 
 
-def _cut_between(src: SourceText, left_end: int, right_start: int) -> int:
+def _cut_between(data: bytes, left_end: int, right_start: int) -> int:
     """Where to cut between two nodes: after the last line break between them
     (so the next chunk starts at a line start, indentation included), else
     right before the second node."""
     if right_start <= left_end:
         return left_end
-    data = src.data
     gap = data[left_end:right_start]
     if not gap.isspace():
         return right_start  # text no node covers stays with the left piece
@@ -289,6 +360,7 @@ def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, .
     A group is: comments/decorators directly above + leading anonymous tokens +
     one named node + trailing anonymous tokens and same-line trailing comments.
     """
+    data = src.data
     groups: list[list[Node]] = []
     current: list[Node] = []
     has_core = False
@@ -299,17 +371,16 @@ def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, .
         kind = child.type
         comment = "comment" in kind
         if has_core:
-            if comment and _same_line(src, current[-1].end_byte, child.start_byte):
+            if comment and _same_line(data[current[-1].end_byte : child.start_byte]):
                 current.append(child)  # a trailing comment stays with its line
                 continue
             groups.append(current)
             current = [child]
+        elif current and _has_blank_line(data[current[-1].end_byte : child.start_byte]):
+            groups.append(current)  # a comment block set apart stands alone
+            current = [child]
         else:
-            if current and _blank_line_between(src, current[-1].end_byte, child.start_byte):
-                groups.append(current)  # a comment block set apart stands alone
-                current = [child]
-            else:
-                current.append(child)
+            current.append(child)
         has_core = not (comment or kind in ATTACH_FORWARD)
     if current:
         if not has_core and groups and not any(n.is_named for n in current):
@@ -319,26 +390,26 @@ def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, .
     return [tuple(g) for g in groups]
 
 
-def _same_line(src: SourceText, left_end: int, right_start: int) -> bool:
-    gap = src.data[left_end:right_start]
+def _same_line(gap: bytes) -> bool:
     return b"\n" not in gap and b"\r" not in gap
 
 
-def _blank_line_between(src: SourceText, left_end: int, right_start: int) -> bool:
-    gap = src.data[left_end:right_start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+def _has_blank_line(gap: bytes) -> bool:
+    if b"\r" in gap:
+        gap = gap.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return gap.count(b"\n") >= 2
 
 
-def _line_pieces(src: SourceText, piece: Piece) -> list[Piece] | None:
+def _line_pieces(src: SourceText, start: int, end: int, cut: str | None) -> list[tuple] | None:
     starts = src.line_starts
-    lo = bisect_right(starts, piece.start)
-    hi = bisect_right(starts, piece.end - 1)
-    inner = starts[lo:hi]
-    if not inner:
+    lo = bisect_right(starts, start)
+    hi = bisect_right(starts, end - 1)
+    if lo >= hi:
         return None
-    bounds = [piece.start, *inner, piece.end]
-    pieces = [Piece(a, b, None, LINE) for a, b in zip(bounds, bounds[1:])]
-    pieces[0].cut = piece.cut
+    bounds = starts[lo:hi]
+    bounds.append(end)
+    pieces = [(start, bounds[0], None, cut)]
+    pieces += zip(bounds, islice(bounds, 1, None), repeat(None), repeat(LINE))
     return pieces
 
 

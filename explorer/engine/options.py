@@ -40,7 +40,26 @@ class ChunkOptions:
 
     @classmethod
     def build(cls, base: "ChunkOptions | None" = None, **overrides: Any) -> "ChunkOptions":
-        """Options from a base and keyword overrides; unknown names raise ValueError."""
+        """Options from a base and keyword overrides; unknown names raise ValueError.
+
+        Results are remembered: a batch builds the same options once per file."""
+        try:
+            # The type is part of the key: True == 1, but max_size=True is an error.
+            key = (base, tuple((name, type(value), value) for name, value in sorted(overrides.items())))
+            hit = _BUILT.get(key)
+        except TypeError:  # an unhashable value: validation below says what is wrong
+            key, hit = None, None
+        if hit is not None:
+            return hit
+        built = cls._build(base, overrides)
+        if key is not None:
+            if len(_BUILT) >= 256:
+                _BUILT.clear()
+            _BUILT[key] = built
+        return built
+
+    @classmethod
+    def _build(cls, base: "ChunkOptions | None", overrides: dict[str, Any]) -> "ChunkOptions":
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(overrides) - known)
         if unknown:
@@ -52,6 +71,9 @@ class ChunkOptions:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+_BUILT: dict[tuple, ChunkOptions] = {}
 
 
 def _check_int(name: str, value: Any, *, minimum: int) -> None:

@@ -22,10 +22,17 @@ WHITESPACE = b" \t\n\r\x0b\x0c"
 _CONTINUATION = bytes(range(0x80, 0xC0))
 _NWS_DELETE = WHITESPACE + _CONTINUATION
 _BLOCK = 512  # prefix-count granularity: a size query scans at most this many bytes
+_DIRECT = 256  # ranges up to this many bytes are counted directly
 
-_NEWLINE = re.compile(rb"\r\n|\r|\n")
-# Runs of non-ASCII characters of one UTF-8 width (2, 3 or 4 bytes).
-_WIDE_RUN = re.compile("[\u0080-\u07ff]+|[\u0800-\uffff]+|[\U00010000-\U0010ffff]+")
+# Runs of UTF-8 characters of one width (2, 3 or 4 bytes), in valid UTF-8.
+_WIDE_RUN = re.compile(rb"(?:[\xc0-\xdf][\x80-\xbf])+|(?:[\xe0-\xef][\x80-\xbf]{2})+|(?:[\xf0-\xf7][\x80-\xbf]{3})+")
+_NON_ASCII = re.compile(rb"[\x80-\xff]+")
+_UNIFORM = {
+    2: re.compile(rb"(?:[\xc0-\xdf][\x80-\xbf])+"),
+    3: re.compile(rb"(?:[\xe0-\xef][\x80-\xbf]{2})+"),
+    4: re.compile(rb"(?:[\xf0-\xf7][\x80-\xbf]{3})+"),
+}
+_ASCII_BLOCK = 1024  # non-ASCII text is searched for only in blocks that hold some
 
 
 class BinaryContentError(ValueError):
@@ -61,17 +68,51 @@ class _Run:
 
 
 def _line_starts(data: bytes) -> list[int]:
-    """Byte offsets where lines start (after \\n, \\r\\n or a lone \\r)."""
-    if b"\r" in data:
-        return [0] + [m.end() for m in _NEWLINE.finditer(data)]
-    # The common case, in C: line lengths from split, summed (3x faster than a regex).
-    return [0, *accumulate(len(line) + 1 for line in data.split(b"\n")[:-1])]
+    """Byte offsets where lines start (after \\n, \\r\\n or a lone \\r; ``bytes.splitlines``
+    breaks at exactly those three), the offset after a final line break included."""
+    return list(accumulate(map(len, data.splitlines(keepends=True)), initial=0))
+
+
+def _wide_runs(data: bytes) -> list[_Run]:
+    """The runs of multi-byte characters of valid UTF-8, in order. Mostly-ASCII
+    files (the usual source file) are skipped over a block at a time, in C."""
+    runs: list[_Run] = []
+    extra = 0  # bytes beyond one per character so far
+    size, step = len(data), _ASCII_BLOCK
+    i = 0
+    while i < size:
+        if data[i : i + step].isascii():
+            i += step
+            continue
+        # Consecutive non-ASCII blocks; an ASCII block before and after means the
+        # stretch starts and ends at character boundaries.
+        j = i + step
+        while j < size and not data[j : j + step].isascii():
+            j += step
+        for m in _NON_ASCII.finditer(data, i, min(j, size)):
+            start, end = m.span()
+            lead = data[start]
+            width = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+            if _UNIFORM[width].fullmatch(data, start, end):  # the usual case: characters of one width
+                count = (end - start) // width
+                runs.append(_Run(start - extra, start, width, count))
+                extra += (width - 1) * count
+                continue
+            for w in _WIDE_RUN.finditer(data, start, end):
+                start, end = w.span()
+                lead = data[start]
+                width = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+                count = (end - start) // width
+                runs.append(_Run(start - extra, start, width, count))
+                extra += (width - 1) * count
+        i = j
+    return runs
 
 
 class SourceText:
     """A file's bytes and text with O(log n) offset conversions and O(1)-ish sizes."""
 
-    __slots__ = ("data", "text", "path", "line_starts", "_runs", "_run_chars", "_run_bytes", "_prefix")
+    __slots__ = ("data", "text", "path", "line_starts", "_runs", "_run_chars", "_run_bytes", "_sizers")
 
     def __init__(self, source: str | bytes, path: str | None = None):
         if isinstance(source, str):
@@ -84,17 +125,10 @@ class SourceText:
         self.line_starts = _line_starts(self.data)
         if self.line_starts[-1] == len(self.data) and len(self.line_starts) > 1:
             self.line_starts.pop()  # a final newline does not open a new line
-        self._runs: list[_Run] = []
-        if len(self.data) != len(self.text):
-            extra = 0
-            for m in _WIDE_RUN.finditer(self.text):
-                width = len(m.group(0)[0].encode("utf-8", "surrogatepass"))
-                start = m.start()
-                self._runs.append(_Run(start, start + extra, width, m.end() - start))
-                extra += (width - 1) * (m.end() - start)
+        self._runs = _wide_runs(self.data) if len(self.data) != len(self.text) else []
         self._run_chars = [r.char_start for r in self._runs]
         self._run_bytes = [r.byte_start for r in self._runs]
-        self._prefix: dict[bytes, tuple[list[int], dict[int, int]]] = {}
+        self._sizers: dict[str, Callable[[int, int], int]] = {}
 
     def __len__(self) -> int:
         return len(self.data)
@@ -172,35 +206,13 @@ class SourceText:
         return byte == 0 or byte == len(self.data) or self.line_starts[self.line_of(byte)] == byte
 
     # -- sizes -------------------------------------------------------------------
-    def _count(self, delete: bytes, start: int, end: int) -> int:
-        """Bytes in [start, end) that are not in ``delete``, via block prefix counts.
-
-        Counts up to each queried offset are memoised: the chunker asks about the
-        same piece boundaries many times."""
-        memo = self._prefix.get(delete)
-        if memo is None:
-            memo = self._prefix[delete] = ([0], {})
-            prefix, data, total = memo[0], self.data, 0
-            for i in range(0, len(data), _BLOCK):
-                total += len(data[i : i + _BLOCK].translate(None, delete))
-                prefix.append(total)
-        return self._upto(memo, delete, end) - self._upto(memo, delete, start)
-
-    def _upto(self, memo: tuple[list[int], dict[int, int]], delete: bytes, pos: int) -> int:
-        known = memo[1].get(pos)
-        if known is None:
-            block = pos // _BLOCK
-            known = memo[0][block] + len(self.data[block * _BLOCK : pos].translate(None, delete))
-            memo[1][pos] = known
-        return known
-
     def nws(self, start: int = 0, end: int | None = None) -> int:
         """Non-whitespace code points in a byte range (whitespace is `` \\t\\n\\r\\v\\f``)."""
-        return self._count(_NWS_DELETE, start, len(self.data) if end is None else end)
+        return self.sizer("nws")(start, len(self.data) if end is None else end)
 
     def chars(self, start: int = 0, end: int | None = None) -> int:
         """Code points in a byte range."""
-        return self._count(_CONTINUATION, start, len(self.data) if end is None else end)
+        return self.sizer("chars")(start, len(self.data) if end is None else end)
 
     def lines(self, start: int = 0, end: int | None = None) -> int:
         """Lines touched by a byte range."""
@@ -210,27 +222,51 @@ class SourceText:
         first, last = self.line_range(start, end)
         return last - first + 1
 
+    @staticmethod
+    def additive(unit: str) -> bool:
+        """Whether sizes in ``unit`` add up over adjacent ranges (not so for lines,
+        which a shared line counts in both)."""
+        return unit != "lines"
+
     def measure(self, unit: str, start: int, end: int) -> int:
         return self.sizer(unit)(start, end)
 
     def sizer(self, unit: str) -> Callable[[int, int], int]:
-        """A fast ``size(start, end)`` function for one unit (the chunker's hot path)."""
-        if unit == "lines":
-            return self.lines
-        delete = _NWS_DELETE if unit == "nws" else _CONTINUATION
-        self._count(delete, 0, 0)  # builds the block prefix counts
-        prefix, memo = self._prefix[delete]
+        """A fast ``size(start, end)`` function for one unit (the chunker's hot path),
+        made once per unit and kept."""
+        size = self._sizers.get(unit)
+        if size is None:
+            size = self._sizers[unit] = self.lines if unit == "lines" else self._counter(
+                _NWS_DELETE if unit == "nws" else _CONTINUATION
+            )
+        return size
+
+    def _counter(self, delete: bytes) -> Callable[[int, int], int]:
+        """``size(start, end)``: the bytes in the range that are not in ``delete``.
+
+        Short ranges are counted directly; long ones from prefix counts per block
+        of bytes (built on first use), plus the rest of the block up to each end.
+        Those counts are memoised: the chunker asks about the same offsets often."""
         data = self.data
+        prefix: list[int] = []
+        memo: dict[int, int] = {}
         get = memo.get
 
         def upto(pos: int) -> int:
             known = get(pos)
             if known is None:
+                if not prefix:
+                    prefix.extend(accumulate(
+                        (len(data[i : i + _BLOCK].translate(None, delete)) for i in range(0, len(data), _BLOCK)),
+                        initial=0,
+                    ))
                 block = pos // _BLOCK
                 known = memo[pos] = prefix[block] + len(data[block * _BLOCK : pos].translate(None, delete))
             return known
 
         def size(start: int, end: int) -> int:
+            if end - start <= _DIRECT:  # a short range: counting it beats two prefix lookups
+                return len(data[start:end].translate(None, delete))
             return upto(end) - upto(start)
 
         return size
