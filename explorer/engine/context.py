@@ -127,6 +127,9 @@ class ContextBuilder:
         self._import_ends = [end for _, end in self._import_ranges]
         self._comment = header_comment(parsed.language)
         self._path_lines: dict[str, str] = {}
+        self._scope_lines: dict[tuple[int, ...], str] = {}
+        self._uses_line: str | None = None
+        self._header: tuple[dict[str, Any], list[str]] | None = None  # the last context's
 
     # -- context -----------------------------------------------------------------------
     def context_for(self, start: int, end: int) -> dict[str, Any]:
@@ -139,18 +142,36 @@ class ContextBuilder:
             scope, partial = index.around(start, end, MAX_SCOPE)
             ctx["filepath"] = self.filepath
             ctx["language"] = self.parsed.language
-            ctx["scope"] = [e.info() for e in scope]
+            ctx["scope"] = [{"name": e.name, "type": e.type, "signature": e.signature} for e in scope]
+            lines = self._opening_lines(scope)
             if self.mode == "full":
-                ctx["entities"] = self._entities(start, end, partial)
-                ctx["siblings"] = self._siblings(start, end, scope)
-                ctx["imports"] = self._imports_for(start, end)
+                found = self._found(start, end, partial)
+                ctx["entities"] = [
+                    {
+                        "name": e.name,
+                        "type": e.type,
+                        "signature": e.signature,
+                        "docstring": e.docstring,
+                        "lineRange": {"start": e.line_start, "end": e.line_end},
+                        "isPartial": is_partial,
+                    }
+                    for e, is_partial in found
+                ]
+                siblings = self._sibling_rows(start, end, scope)
+                ctx["siblings"] = self._sibling_infos(siblings)
+                imports = self._imports_for(start, end)
+                ctx["imports"] = imports
+                lines = lines + self._full_lines(found, siblings, imports)
             else:
                 ctx.update(entities=[], siblings=[], imports=[])
+            # contextualize() usually comes next with this very dict: keep its header
+            self._header = (ctx, lines)
         if self.parsed.parse_error:
             ctx["parseError"] = dict(self.parsed.parse_error)
         return ctx
 
-    def _entities(self, start: int, end: int, partial: list[Entity]) -> list[dict[str, Any]]:
+    def _found(self, start: int, end: int, partial: list[Entity]) -> list[tuple[Entity, bool]]:
+        """Entities overlapping the chunk that are not its scope, with ``is_partial``."""
         found = [(e, True) for e in partial]
         found += [
             (e, is_partial)
@@ -158,44 +179,31 @@ class ContextBuilder:
             # one starting with the chunk and running past it contains it: scope
             if not (e.start == start and is_partial and e.type not in NON_SCOPE_TYPES)
         ]
-        return [
-            {
-                "name": e.name,
-                "type": e.type,
-                "signature": e.signature,
-                "docstring": e.docstring,
-                "lineRange": {"start": e.line_start, "end": e.line_end},
-                "isPartial": partial,
-            }
-            for e, partial in found
-        ]
+        return found
 
-    def _siblings(self, start: int, end: int, scope: list[Entity]) -> list[dict[str, Any]]:
-        detail = self.options.sibling_detail
-        if detail == "none":
+    def _sibling_rows(self, start: int, end: int, scope: list[Entity]) -> list[tuple[Entity, str, int]]:
+        if self.options.sibling_detail == "none":
             return []
         parent = scope[0] if scope else None
-        out = []
-        for entity, position, distance in self.structure.scope.siblings(
-            parent, start, end, self.options.max_siblings
-        ):
-            info: dict[str, Any] = {
-                "name": entity.name,
-                "type": entity.type,
-                "position": position,
-                "distance": distance,
-            }
-            if detail == "signatures":
-                info["signature"] = entity.signature
-            out.append(info)
-        return out
+        return self.structure.scope.siblings(parent, start, end, self.options.max_siblings)
+
+    def _sibling_infos(self, rows: list[tuple[Entity, str, int]]) -> list[dict[str, Any]]:
+        if self.options.sibling_detail == "signatures":
+            return [
+                {"name": e.name, "type": e.type, "position": position, "distance": distance, "signature": e.signature}
+                for e, position, distance in rows
+            ]
+        return [
+            {"name": e.name, "type": e.type, "position": position, "distance": distance}
+            for e, position, distance in rows
+        ]
 
     def _imports_for(self, start: int, end: int) -> list[dict[str, Any]]:
         if not self.options.filter_imports:
-            return [dict(info) for info in self._import_infos]
+            return [info.copy() for info in self._import_infos]
         used = self._identifiers(start, end)
         return [
-            dict(info)
+            info.copy()
             for entity, info in zip(self._imports, self._import_infos)
             if entity.is_wildcard or (not entity.is_side_effect and entity.local_name in used)
         ]
@@ -230,13 +238,13 @@ class ContextBuilder:
         return "\n".join(parts)
 
     def header_lines(self, context: dict[str, Any]) -> list[str]:
+        cached = self._header
+        if cached is not None and cached[0] is context:
+            return list(cached[1])
         lines = []
         filepath = context.get("filepath")
         if filepath:
-            path_line = self._path_lines.get(filepath)
-            if path_line is None:
-                path_line = self._path_lines[filepath] = self._line(short_path(filepath))
-            lines.append(path_line)
+            lines.append(self._path_line(filepath))
         scope = context.get("scope") or []
         if scope:
             lines.append(self._line("Scope: " + " > ".join(e["name"] for e in reversed(scope))))
@@ -259,6 +267,47 @@ class ContextBuilder:
             if names:
                 lines.append(self._line(f"{label}: " + ", ".join(names)))
         return lines
+
+    # The same header as header_lines(), built from the entities while the context is.
+    def _opening_lines(self, scope: list[Entity]) -> list[str]:
+        lines = [self._path_line(self.filepath)] if self.filepath else []
+        if scope:
+            key = tuple(map(id, scope))
+            line = self._scope_lines.get(key)
+            if line is None:
+                line = self._scope_lines[key] = self._line("Scope: " + " > ".join(e.name for e in reversed(scope)))
+            lines.append(line)
+        return lines
+
+    def _full_lines(
+        self, found: list[tuple[Entity, bool]], siblings: list[tuple[Entity, str, int]], imports: list[dict[str, Any]]
+    ) -> list[str]:
+        lines = []
+        defines = [e.signature or e.name for e, _ in found if e.type not in NON_SCOPE_TYPES]
+        if defines:
+            lines.append(self._line("Defines: " + _capped(defines, MAX_DEFINES)))
+        if imports:
+            if self.options.filter_imports:
+                lines.append(self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES)))
+            else:  # the same for every chunk
+                if self._uses_line is None:
+                    self._uses_line = self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES))
+                lines.append(self._uses_line)
+        if siblings:
+            by_signature = self.options.sibling_detail == "signatures"
+            for position, label in (("before", "After"), ("after", "Before")):
+                names = [
+                    (e.signature if by_signature else None) or e.name for e, where, _ in siblings if where == position
+                ]
+                if names:
+                    lines.append(self._line(f"{label}: " + ", ".join(names)))
+        return lines
+
+    def _path_line(self, filepath: str) -> str:
+        line = self._path_lines.get(filepath)
+        if line is None:
+            line = self._path_lines[filepath] = self._line(short_path(filepath))
+        return line
 
     def _line(self, value: str) -> str:
         opener, closer = self._comment

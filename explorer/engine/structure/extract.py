@@ -1,9 +1,10 @@
-"""Extracting a file's structure with one tree-sitter query run.
+"""Extracting a file's structure with the language's tree-sitter query.
 
-The query for the language (hand-written, or generic) runs once over the tree in
-C; Python then only touches the matched nodes: names, signatures, docstrings,
-imports. Nothing walks the tree in Python, and nothing walks up parents or
-sideways through siblings (both are slow in tree-sitter): wrappers come from
+The query (hand-written, or generic) runs in C on the nodes where its patterns
+can start, found by a walk over statement containers (:mod:`.walk`), or over the
+whole tree for languages without walk data; Python then only touches the
+matched nodes: names, signatures, docstrings, imports. Nothing walks up parents
+or sideways through siblings (both are slow in tree-sitter): wrappers come from
 ``@outer`` captures and doc comments from reading the lines above an entity.
 """
 
@@ -23,7 +24,8 @@ from .entities import Entity, FileStructure
 from .imports import build_exports, build_imports
 from .scope import ScopeIndex, build_scope_tree
 from .signatures import make_signature
-from .specs import LanguageSpec, compiled_query, spec_for
+from .specs import LanguageSpec, compiled_query, spec_for, walk_plan
+from .walk import root_kind_nodes
 from .specs.comments import comment_syntax
 
 #: Node types that name a thing in most grammars (for the generic extraction).
@@ -62,7 +64,7 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
     data = source.data
     line_starts = source.line_starts  # the same lines as SourceText.line_range, inlined
     items, wrappers, import_rows, export_rows = _collect(
-        language, spec, QueryCursor(query).matches(parsed.tree.root_node), data
+        language, spec, _matches(language, query, parsed.tree.root_node, data), data
     )
     import_ids = {statement.id for statement, _ in import_rows}
     finder = (
@@ -97,6 +99,19 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
     return FileStructure(
         language, spec.level, everything, imports, exports, roots, scope=ScopeIndex(everything, roots)
     )
+
+
+def _matches(language: str, query, root: Node, data: bytes) -> list[tuple[int, dict[str, list[Node]]]]:
+    """The query's matches: run on each node a pattern can start at, or on the whole tree."""
+    plan = walk_plan(language)
+    if plan is None:
+        return QueryCursor(query).matches(root)
+    cursor = QueryCursor(query)
+    cursor.set_max_start_depth(0)  # patterns start at the given node only
+    matches: list[tuple[int, dict[str, list[Node]]]] = []
+    for node in root_kind_nodes(root, data, plan):
+        matches += cursor.matches(node)
+    return matches
 
 
 @lru_cache(maxsize=None)

@@ -186,8 +186,11 @@ class ScopeIndex:
         i = bisect_right(ends, start)  # kids[:i] end at or before the range
         j = bisect_left(starts, end, lo=i)  # kids[j:] start at or after it
         j = max(j, i)
-        before = [(kids[i - d], "before", d) for d in range(1, min(limit, i) + 1)]
-        after = [(kids[j + d - 1], "after", d) for d in range(1, min(limit, len(kids) - j) + 1)]
-        merged = before + after
-        merged.sort(key=lambda s: (s[2], s[1] != "before"))
+        n_before, n_after = min(limit, i), min(limit, len(kids) - j)
+        merged = []
+        for d in range(1, max(n_before, n_after) + 1):
+            if d <= n_before:
+                merged.append((kids[i - d], "before", d))
+            if d <= n_after:
+                merged.append((kids[j + d - 1], "after", d))
         return merged

@@ -49,10 +49,39 @@ from importlib import resources
 from tree_sitter import Query
 
 from ...languages import get_language
+from ..walk import WalkPlan, make_plan, pattern_root_kinds
 
 #: Comment prefixes shared by the C family's doc conventions.
 _JSDOC = ("/**",)
 _REQUIRE = frozenset({"require"})
+
+# Statement lists: node kinds whose named children can be statements the query
+# matches without a "{" of their own (see ..walk): blocks and bodies, Python's
+# compound statements and clauses, wrappers, case clauses, #if groups.
+_PYTHON_LISTS = (
+    "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement",
+    "try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement",
+    "match_statement", "case_clause", "function_definition", "class_definition", "decorated_definition",
+)
+_ECMASCRIPT_LISTS = (
+    "statement_block", "class_body", "export_statement", "switch_body", "switch_case", "switch_default",
+    # bodies without braces: `if (a) var f = function () {...}`
+    "if_statement", "else_clause", "for_statement", "for_in_statement", "while_statement", "do_statement",
+    "labeled_statement", "with_statement",
+)
+_TYPESCRIPT_LISTS = _ECMASCRIPT_LISTS + ("ambient_declaration", "interface_body")
+_GO_LISTS = (
+    "block", "statement_list", "interface_type", "type_declaration", "const_declaration",
+    "var_declaration", "var_spec_list", "import_declaration", "import_spec_list",
+    "expression_switch_statement", "type_switch_statement", "select_statement",
+    "expression_case", "type_case", "communication_case", "default_case",
+)
+_RUST_LISTS = ("declaration_list", "block")
+_JAVA_LISTS = ("class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body")
+_C_LISTS = (
+    "compound_statement", "declaration_list", "field_declaration_list", "preproc_if", "preproc_ifdef",
+    "preproc_else", "preproc_elif", "preproc_elifdef", "case_statement",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +113,12 @@ class LanguageSpec:
     #: Constants whose names do not match this regular expression are dropped.
     constant_names: str | None = None
     level: str = "full"
+    #: Where the query's matches can start, besides the tree's root (see :mod:`..walk`):
+    #: node kinds whose named children are statements, and the token opening a
+    #: nested block (``{``), searched for in the text. Neither: the query runs over
+    #: the whole tree.
+    statement_lists: tuple[str, ...] = ()
+    block_opener: str = ""
 
 
 SPECS: dict[str, LanguageSpec] = {
@@ -91,28 +126,37 @@ SPECS: dict[str, LanguageSpec] = {
     for spec in (
         LanguageSpec(
             "python", ("python.scm",), doc="python", import_last_segment=False,
-            constant_names=r"_*[A-Z][A-Z0-9_]*",
+            constant_names=r"_*[A-Z][A-Z0-9_]*", statement_lists=_PYTHON_LISTS,
         ),
         LanguageSpec(
             "typescript", ("ecmascript.scm", "typescript.scm"), doc_prefixes=_JSDOC,
             import_bare="side_effect", path_separators=("/",), calls=_REQUIRE,
+            statement_lists=_TYPESCRIPT_LISTS, block_opener="{",
         ),
         LanguageSpec(
             "tsx", ("ecmascript.scm", "typescript.scm"), doc_prefixes=_JSDOC,
             import_bare="side_effect", path_separators=("/",), calls=_REQUIRE,
+            statement_lists=_TYPESCRIPT_LISTS, block_opener="{",
         ),
         LanguageSpec(
             "javascript", ("ecmascript.scm", "javascript.scm"), doc_prefixes=_JSDOC,
             import_bare="side_effect", path_separators=("/",), calls=_REQUIRE,
+            statement_lists=_ECMASCRIPT_LISTS, block_opener="{",
         ),
         LanguageSpec(
             "rust", ("rust.scm",), doc_prefixes=("///", "/**"), path_separators=("::",),
-            import_tree="rust", doc_skip=("#[",),
+            import_tree="rust", doc_skip=("#[",), statement_lists=_RUST_LISTS, block_opener="{",
         ),
-        LanguageSpec("go", ("go.scm",), import_bare="binds", path_separators=("/",)),
-        LanguageSpec("java", ("java.scm",), doc_prefixes=_JSDOC),
-        LanguageSpec("c", ("c.scm",), path_separators=("/",)),
-        LanguageSpec("cpp", ("c.scm", "cpp.scm"), path_separators=("/", "::")),
+        LanguageSpec(
+            "go", ("go.scm",), import_bare="binds", path_separators=("/",),
+            statement_lists=_GO_LISTS, block_opener="{",
+        ),
+        LanguageSpec("java", ("java.scm",), doc_prefixes=_JSDOC, statement_lists=_JAVA_LISTS, block_opener="{"),
+        LanguageSpec("c", ("c.scm",), path_separators=("/",), statement_lists=_C_LISTS, block_opener="{"),
+        LanguageSpec(
+            "cpp", ("c.scm", "cpp.scm"), path_separators=("/", "::"),
+            statement_lists=_C_LISTS + ("template_declaration",), block_opener="{",
+        ),
         LanguageSpec("csharp", ("csharp.scm",), doc_prefixes=("///", "/**")),
         LanguageSpec("kotlin", ("kotlin.scm",), doc_prefixes=_JSDOC),
         LanguageSpec("swift", ("swift.scm",), doc_prefixes=("///", "/**"), import_bare="binds"),
@@ -161,3 +205,17 @@ def compiled_query(language: str) -> Query | None:
         from .generic import generic_query
 
         return generic_query(language)
+
+
+@lru_cache(maxsize=None)
+def walk_plan(language: str) -> WalkPlan | None:
+    """Where the language's query can match (see :mod:`..walk`), or ``None``: run it
+    over the whole tree (no walk data, or a pattern that can start anywhere)."""
+    spec = SPECS.get(language)
+    query = compiled_query(language)
+    if spec is None or query is None or not (spec.statement_lists or spec.block_opener):
+        return None
+    roots = pattern_root_kinds(query, query_source(language).encode())
+    if roots is None:
+        return None
+    return make_plan(get_language(language), roots, spec.statement_lists, spec.block_opener)
