@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions
 
+from . import heap
 from .commands import ExplorerCommands
 from .export import default_export_path, export_document, export_tree
 from .messages import (
@@ -111,6 +112,11 @@ class ChunkExplorerApp(App[int]):
     def explore(self) -> ExploreScreen:
         return self.get_screen("explore")  # type: ignore[return-value]
 
+    def on_load(self) -> None:
+        # Everything imported so far lives as long as the app: keep full collections
+        # from walking it while the screens are built (see heap.py).
+        heap.keep()
+
     def on_mount(self) -> None:
         if self.initial_file is not None:
             # After the first frame: parsing holds the GIL and would delay it.
@@ -119,6 +125,9 @@ class ChunkExplorerApp(App[int]):
             self.call_after_refresh(self.explore.focus_source)
         if self.watching:
             self.watch_files()
+
+    def on_unmount(self) -> None:
+        heap.release()
 
     # -- opening and chunking -------------------------------------------------------------
     def open_file(self, path: str, *, reloaded: bool = False) -> None:
@@ -132,18 +141,28 @@ class ChunkExplorerApp(App[int]):
         if document.generation != self.service.generation:
             return  # a newer load superseded this one
         self.problem = ""
+        previous = self.document
+        replaced = previous is not None and not previous.file.partial and previous.file is not document.file
+        del previous  # no reference may keep the old file alive past release()
         self.document = document
+        if replaced:
+            heap.release()  # the old file is dropped: its cycles must be freed, not frozen
         if message.shown is not None:
             self.call_after_refresh(message.shown.set)
-        if not document.file.partial and document.options != self.options:
-            self.apply_options(self.options)  # changed while the file was loading
+        if not document.file.partial:
+            heap.keep()
+            if document.options != self.options:
+                self.apply_options(self.options)  # changed while the file was loading
 
     def on_file_open_failed(self, message: FileOpenFailed) -> None:
         if message.generation != self.service.generation:
             return
         name = os.path.basename(message.path)
         self.problem = f"{name}: {message.reason}"
+        dropped = self.document is not None
         self.document = None
+        if dropped:
+            heap.release()  # the old file's cycles must be freed, not frozen
         self.notify(message.reason, title=name, severity="warning")
 
     def on_chunks_ready(self, message: ChunksReady) -> None:

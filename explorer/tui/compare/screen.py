@@ -22,12 +22,13 @@ from textual.color import Color
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
 
 from ..state import Document, LoadedFile
+from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
 from ..workers import describe_failure
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
@@ -155,7 +156,7 @@ class CompareScreen(Screen):
             yield OverlaySourceView(id="compare-first", classes="compare-side")
             yield OverlaySourceView(id="compare-second", classes="compare-side")
         yield Static(id="compare-measures")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def first_view(self) -> OverlaySourceView:

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, TabbedContent, TabPane
 
 from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
 from ..state import Document
@@ -23,6 +23,7 @@ from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
 from ..widgets.files.tree import FileTree
+from ..widgets.footer import KeyFooter
 from ..widgets.params.panel import ParamsPanel
 from ..widgets.params.stats import StatsPanel
 from ..widgets.scope.tree import ScopeTree
@@ -64,7 +65,7 @@ class ExploreScreen(Screen):
                 yield StatsPanel(show_timings=app.show_timings, id="stats")
                 yield ChunkList(id="chunks")
                 yield ChunkDetail(id="detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#files").border_title = "Files"

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar, Static
+from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from explorer.engine.sweep import DEFAULT_MAX_SIZES
@@ -27,6 +27,7 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.sweep import SweepResult, settings_grid, sweep
 
 from ..processes import prepare_process_pools
+from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 
 LABEL = Style(dim=True)
@@ -116,7 +117,7 @@ class SweepScreen(Screen):
             yield DataTable(id="sweep-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="sweep-chart")
             yield Static(id="sweep-status")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def options(self) -> ChunkOptions:

@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
@@ -29,6 +29,7 @@ from explorer.engine.trace import TraceStep
 from ..messages import AstNodeSelected
 from ..state import Document, LoadedFile
 from ..widgets.ast.tree import AstTree
+from ..widgets.footer import KeyFooter
 from ..workers import describe_failure
 from .gauge import WindowGauge
 from .messages import TimelinePicked, TraceFailed, TraceReady
@@ -115,7 +116,7 @@ class TeachScreen(Screen):
             yield WindowGauge(id="teach-gauge")
             yield TraceTimeline(id="teach-timeline")
             yield Static(id="teach-legend")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Teach"

@@ -48,14 +48,17 @@ def node_place(node: Node, field: str | None, source: SourceText) -> Text:
     return text
 
 
-def node_label(node: Node, place: Text, source: SourceText, limit: int, unit: str) -> Text:
-    """The place, then the node's size against the limit (and ``!`` over subtrees with errors)."""
-    text = place.copy()
-    size = source.measure(unit, node.start_byte, node.end_byte)
+def size_suffix(node: Node, size: int, limit: int, unit: str) -> str:
+    """The text :func:`append_size` adds (for measuring a label without building it)."""
+    error = "  !" if node.has_error and not (node.is_error or node.is_missing) else ""
+    return f"  {size}/{limit} {unit}{error}"
+
+
+def append_size(text: Text, node: Node, size: int, limit: int, unit: str) -> None:
+    """Append a node's size against the limit (and ``!`` over subtrees with errors) to a label."""
     text.append(f"  {size}/{limit} {unit}", OVER if size > limit else SIZE)
     if node.has_error and not (node.is_error or node.is_missing):
         text.append("  !", ERROR)
-    return text
 
 
 def _safe(value: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -22,7 +23,7 @@ from explorer.engine.parse import ParsedFile
 
 from ...messages import AnonymousNodesToggled, AstNodeSelected
 from ..window import ChildWindow, Gap
-from .labels import node_label, node_place
+from .labels import append_size, node_place, size_suffix
 
 
 @dataclass(eq=False)
@@ -31,6 +32,8 @@ class AstEntry:
     field_name: str | None
     #: The fixed part of the label (the size part follows the limit).
     place: Text | None = field(default=None, repr=False)
+    #: The node's size, and the unit it was measured in.
+    size: tuple[str, int] | None = field(default=None, repr=False)
     window: ChildWindow | None = field(default=None, repr=False)
     #: Children shown (named ones, or all) and their start bytes, fetched on first expansion.
     children: list[Node] | None = field(default=None, repr=False)
@@ -38,7 +41,12 @@ class AstEntry:
 
 
 class AstTree(Tree["AstEntry | Gap"]):
-    """The tree-sitter tree of the open file, in the playground's notation."""
+    """The tree-sitter tree of the open file, in the playground's notation.
+
+    A node's label holds the part that never changes (type, field, place); its
+    size against the limit is added when the line is drawn, so a new limit
+    costs one repaint of the visible lines, not a relabel of every added node.
+    """
 
     BATCH = 100
 
@@ -76,29 +84,53 @@ class AstTree(Tree["AstEntry | Gap"]):
             self.root.allow_expand = False
             return
         entry = AstEntry(root, None)
-        self.reset(self._label(entry), entry)
+        self.reset(self._place(entry), entry)
         self.root.allow_expand = True
         self._populate(self.root)
         self.root.expand()
 
     def set_limit(self, limit: int, unit: str) -> None:
-        """Relabel the added nodes for a new size limit or unit."""
+        """Show sizes against a new limit or in a new unit."""
         if (limit, unit) == (self.limit, self.unit):
             return
         self.limit, self.unit = limit, unit
-        stack = [self.root]
-        while stack:
-            tree_node = stack.pop()
-            entry = tree_node.data
-            if isinstance(entry, AstEntry):
-                tree_node.set_label(self._label(entry))
-            stack.extend(tree_node.children)
+        # Labels are drawn with the limit (render_label): drop the Tree's cached lines
+        # and widths and repaint once. TreeNode.set_label on every added node would
+        # schedule one refresh per node, each scanning the visible lines.
+        self._clear_line_cache()
+        self._updates += 1
+        self.refresh()
 
-    def _label(self, entry: AstEntry) -> Text:
+    def _place(self, entry: AstEntry) -> Text:
         assert self.parsed is not None
         if entry.place is None:
             entry.place = node_place(entry.node, entry.field_name, self.parsed.source)
-        return node_label(entry.node, entry.place, self.parsed.source, self.limit, self.unit)
+        return entry.place
+
+    def _node_size(self, entry: AstEntry) -> int:
+        assert self.parsed is not None
+        if entry.size is None or entry.size[0] != self.unit:
+            node = entry.node
+            entry.size = (self.unit, self.parsed.source.measure(self.unit, node.start_byte, node.end_byte))
+        return entry.size[1]
+
+    def render_label(self, node: TreeNode, base_style: Style, style: Style) -> Text:
+        label = super().render_label(node, base_style, style)
+        entry = node.data
+        if isinstance(entry, AstEntry) and self.parsed is not None:
+            size = Text()
+            append_size(size, entry.node, self._node_size(entry), self.limit, self.unit)
+            size.stylize(style)
+            label.append_text(size)
+        return label
+
+    def get_label_width(self, node: TreeNode) -> int:
+        entry = node.data
+        if not isinstance(entry, AstEntry) or self.parsed is None:
+            return super().get_label_width(node)
+        icon = cell_len(self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else 0
+        suffix = size_suffix(entry.node, self._node_size(entry), self.limit, self.unit)
+        return icon + self._place(entry).cell_len + cell_len(suffix)
 
     # -- lazy loading -----------------------------------------------------------------------
     def _children_of(self, entry: AstEntry) -> list[Node]:
@@ -125,7 +157,7 @@ class AstTree(Tree["AstEntry | Gap"]):
             field_name = self._field_of(entry.node, child, index)
             grandchildren = child.child_count if self.show_anonymous else child.named_child_count
             child_entry = AstEntry(child, field_name)
-            return parent.add(self._label(child_entry), child_entry, before=before, allow_expand=grandchildren > 0)
+            return parent.add(self._place(child_entry), child_entry, before=before, allow_expand=grandchildren > 0)
 
         entry.window = ChildWindow(tree_node, len(children), add_child, self.BATCH)
         entry.window.open()

@@ -1,0 +1,129 @@
+"""Behaviour kept by the speed work: AST sizes drawn with the limit, a footer that
+rebuilds only when its keys change, and the open file kept out of the collector's way."""
+
+from __future__ import annotations
+
+import gc
+import re
+from pathlib import Path
+
+from rich.style import Style
+
+from explorer.tui.messages import FileChosen
+from explorer.tui.widgets.ast.tree import AstEntry, AstTree
+from explorer.tui.widgets.footer import KeyFooter
+
+from .helpers import SIZE, make_app, wait_for, wait_until_idle
+
+SIZE_PART = re.compile(r"  (\d+)/(\d+) (nws|chars|lines)")
+
+
+async def open_app(app, pilot):
+    await wait_for(pilot, lambda: app.document is not None or app.problem, what="the file to open")
+    await wait_until_idle(pilot, app)
+
+
+def shown_sizes(tree: AstTree) -> list[tuple[int, int, str]]:
+    """(size, limit, unit) in the labels the AST draws for the rows in view (the pane
+    is narrow: the end of a label is often scrolled out of sight, so labels, not cells)."""
+    top = int(tree.scroll_y)
+    nodes = [tree.get_node_at_line(line) for line in range(top, top + tree.scrollable_content_region.height)]
+    labels = [tree.render_label(node, Style(), Style()).plain for node in nodes if node is not None]
+    return [(int(m[1]), int(m[2]), m[3]) for label in labels for m in SIZE_PART.finditer(label)]
+
+
+def expected_size(tree: AstTree, entry: AstEntry, unit: str) -> int:
+    return tree.parsed.source.measure(unit, entry.node.start_byte, entry.node.end_byte)
+
+
+async def test_ast_rows_show_sizes_against_the_limit_in_force(project: Path):
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_app(app, pilot)
+        tree = app.explore.query_one(AstTree)
+        await pilot.pause()
+        before = shown_sizes(tree)
+        assert len(before) > 5 and {(limit, unit) for _, limit, unit in before} == {(300, "nws")}
+
+        await pilot.press("plus")
+        await wait_for(pilot, lambda: app.document.options.max_size == 400, what="the new limit")
+        await wait_until_idle(pilot, app)
+        after = shown_sizes(tree)
+        assert {(limit, unit) for _, limit, unit in after} == {(400, "nws")}
+        assert [size for size, _, _ in after] == [size for size, _, _ in before]
+
+        app.set_option(size_unit="lines", max_size=12)
+        await wait_for(pilot, lambda: app.document.options.size_unit == "lines", what="the new unit")
+        await wait_until_idle(pilot, app)
+        lines = shown_sizes(tree)
+        assert {(limit, unit) for _, limit, unit in lines} == {(12, "lines")}
+        root = tree.root.data
+        # Over the limit is flagged in the label's colour, measured in the new unit.
+        label = tree.render_label(tree.root, tree.rich_style, tree.rich_style)
+        assert f"{expected_size(tree, root, 'lines')}/12 lines" in label.plain
+        # The tree is wide enough for its longest label (horizontal scrolling reaches it).
+        widest = max(tree.get_label_width(node) for node in [tree.root, *tree.root.children])
+        assert tree.virtual_size.width >= widest
+
+
+async def test_footer_rebuilds_only_when_its_keys_change(project: Path):
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_app(app, pilot)
+        footer = app.explore.query_one(KeyFooter)
+
+        def keys() -> list:
+            return list(footer.query("FooterKey"))
+
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        shown = keys()
+        assert "Size+" in [key.description for key in shown]
+        assert "Anonymous nodes" not in [key.description for key in shown]
+
+        await pilot.press("5")  # the chunk list adds no shown key: the same key widgets stay
+        await pilot.pause(0.1)
+        assert keys() == shown
+
+        await pilot.press("3")  # the AST adds its key
+        await wait_for(pilot, lambda: "Anonymous nodes" in [key.description for key in keys()], what="the AST key")
+        await pilot.press("2")
+        await wait_for(pilot, lambda: "Anonymous nodes" not in [key.description for key in keys()],
+                       what="the AST key to go")
+
+        # The keys still act when clicked.
+        size_up = next(key for key in keys() if key.description == "Size+")
+        await pilot.click(size_up)
+        await wait_for(pilot, lambda: app.document.options.max_size == 400, what="a click on Size+")
+
+
+async def test_the_open_file_is_frozen_and_released_when_replaced(project: Path):
+    gc.collect()  # objects handed back by earlier tests are collected: nothing waits
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_app(app, pilot)
+        assert gc.get_freeze_count() > 0, "the loaded file is frozen"
+        first = app.document
+
+        # Another file replaces it: everything goes back to the collector, and is not
+        # frozen again before a full collection has freed the old file's cycles.
+        gc.disable()  # no full collection may run by chance while this is checked
+        try:
+            app.post_message(FileChosen(str(project / "router.ts")))
+            await wait_for(pilot, lambda: app.document is not first and not app.document.file.partial,
+                           what="the second file")
+            await wait_until_idle(pilot, app)
+            assert gc.get_freeze_count() == 0
+            del first
+            assert gc.collect() > 0, "what was handed back (the old file, its tree rows) is collected"
+            assert gc.get_freeze_count() > 0, "the new file is frozen right after that collection"
+        finally:
+            gc.enable()
+
+        # Re-chunking freezes nothing more: its garbage is left to the collector.
+        frozen = gc.get_freeze_count()
+        await pilot.press("plus")
+        await wait_for(pilot, lambda: app.document.options.max_size == 400, what="the re-chunk")
+        await wait_until_idle(pilot, app)
+        assert gc.get_freeze_count() <= frozen
+    assert gc.get_freeze_count() == 0, "the app hands everything back when it ends"
