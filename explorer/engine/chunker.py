@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import islice, repeat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tree_sitter import Node
+from tree_sitter import Language, Node
 
 from .options import ChunkOptions
 from .parse import ParsedFile
@@ -87,6 +87,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
     root = parsed.root
     data = src.data
     line_ends = _LINE_ENDS
+    flags = kind_flags(parsed.tree.language) if parsed.tree is not None else b""
     stack: list[tuple] = [(0, len(data), (root,) if root is not None else None, CLEAN)]
     pop, push = stack.pop, stack.extend
     win_start: int | None = None
@@ -136,7 +137,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
                 trace("open", Piece._make(piece), win_start, None)
             continue
         trimmed = _trim_blank_tail(src, piece)
-        parts = trimmed or _expand(src, piece)
+        parts = trimmed or _expand(src, flags, piece)
         if parts is not None:
             if trace:
                 trace("separate" if trimmed else _expand_step(piece), Piece._make(piece), win_start,
@@ -147,7 +148,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
         # it starts a line (a clean cut); mid-line, the open window takes its first part,
         # and so does a window of blank lines (alone it would be a chunk of whitespace).
         # Cuts then fall inside the line only: the window's earlier lines close as a chunk.
-        line_start = src.line_starts[src.line_of(start)] if win_start is not None else 0
+        line_start = src.line_start_at(start) if win_start is not None else 0
         if win_start is not None and line_start > win_start and src.nws(win_start, line_start):
             piece = Piece(line_start, end, None, cut if line_start == start else CLEAN)
             if trace:
@@ -215,8 +216,7 @@ def _back_to_line_start(
     line (``line_piece`` is the start and cut of the window's last piece that starts
     a line), or forward over a line's blank rest."""
     start, end, nodes, cut = piece
-    line = src.line_of(start)
-    line_start = src.line_starts[line]
+    line_start = src.line_start_at(start)
     if line_start == start:
         return piece
     data = src.data
@@ -229,7 +229,7 @@ def _back_to_line_start(
         # `def name`): they move to the next chunk, so the cut falls at the line start.
         return (line_start, end, nodes, line_piece[1])
     # Or forward, when the rest of the line is blank (a string or comment opening with a newline).
-    next_start = src.line_end(line)
+    next_start = src.line_end_at(start)
     if start < next_start < end and data[start:next_start].isspace() and size(win_start, next_start) <= limit:
         return (next_start, end, nodes, cut)
     return piece
@@ -248,7 +248,7 @@ def _trim_blank_tail(src: SourceText, piece: tuple) -> list[tuple] | None:
         last -= 1
     if last == end or last == start:
         return None
-    content_end = src.line_end(src.line_of(last - 1))
+    content_end = src.line_end_at(last - 1)
     if content_end >= end:
         return None
     return [(start, content_end, nodes, cut), (content_end, end, None, CLEAN)]
@@ -263,16 +263,16 @@ def _expand_step(piece: tuple) -> str:
     return "descend" if nodes[0].child_count else "split_lines"
 
 
-def _expand(src: SourceText, piece: tuple) -> list[tuple] | None:
+def _expand(src: SourceText, flags: bytes, piece: tuple) -> list[tuple] | None:
     """The parts of an oversized piece, or None when it is a single line."""
     start, end, nodes, cut = piece
     if nodes is not None and len(nodes) > 1:
-        return _pieces_for_runs(src.data, start, end, cut, _separate(src, nodes))
+        return _pieces_for_runs(src.data, start, end, cut, _separate(src.data, flags, nodes))
     if nodes is not None and nodes[0].child_count:
-        groups = _group_children(src, nodes[0].children)
-        if len(groups) == 1:
-            groups = _open_single_group(src, groups[0])
-        return _pieces_for_runs(src.data, start, end, cut, groups)
+        pieces = _child_pieces(src.data, flags, nodes[0].children, start, end, cut)
+        if len(pieces) > 1:
+            return pieces
+        return _pieces_for_runs(src.data, start, end, cut, _open_single_group(src.data, flags, pieces[0][2]))
     return _line_pieces(src, start, end, cut)
 
 
@@ -280,42 +280,41 @@ def _is_body(node: Node) -> bool:
     return node.child_count > 0 and any(word in node.type for word in _BODY_WORDS)
 
 
-def _separate(src: SourceText, nodes: tuple[Node, ...]) -> list[tuple[Node, ...]]:
+def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence[Node]]:
     """Runs for a group of nodes too big together."""
-    core = next((i for i, n in enumerate(nodes) if n.is_named and "comment" not in n.type
-                 and n.type not in ATTACH_FORWARD), None)
+    core = next((i for i, n in enumerate(nodes) if flags[n.kind_id] == _CORE), None)
     if core is not None and core > 0:
         # Attributes and decorators stay with their item; the comments above go first.
         attached = core
-        while attached > 0 and nodes[attached - 1].type in ATTACH_FORWARD:
+        while attached > 0 and flags[nodes[attached - 1].kind_id] == _ATTACHED:
             attached -= 1
         if 0 < attached < core:
             return [nodes[:attached], nodes[attached:]]
-    runs = [(n,) for n in nodes]
+    runs: list[Sequence[Node]] = [(n,) for n in nodes]
     last_named = max((i for i, n in enumerate(nodes) if n.is_named), default=-1)
     if 0 <= last_named < len(nodes) - 1 and _is_body(nodes[last_named]):
         # Closers after a body (`}`, `end`): open the body too, so its last
         # part can take them along instead of leaving them alone.
-        runs[last_named : last_named + 1] = _group_children(src, nodes[last_named].children)
+        runs[last_named : last_named + 1] = _group_children(data, flags, nodes[last_named].children)
     return runs
 
 
-def _open_single_group(src: SourceText, group: tuple[Node, ...]) -> list[tuple[Node, ...]]:
+def _open_single_group(data: bytes, flags: bytes, group: Sequence[Node]) -> list[Sequence[Node]]:
     """A node whose children are one group (`{ body }`): open its body, with the
     opening tokens joining the body's first group and the closers its last, so
     no cut falls right after `{` or right before `}`."""
     named = [i for i, n in enumerate(group) if n.is_named]
     if len(named) == 1 and _is_body(group[named[0]]):
         i = named[0]
-        inner = _group_children(src, group[i].children)
+        inner: list[Sequence[Node]] = list(_group_children(data, flags, group[i].children))
         if len(inner) > 1:
-            inner[0] = group[:i] + inner[0]
-            inner[-1] = inner[-1] + group[i + 1 :]
+            inner[0] = (*group[:i], *inner[0])
+            inner[-1] = (*inner[-1], *group[i + 1 :])
             return inner
     return [(c,) for c in group]
 
 
-def _pieces_for_runs(data: bytes, start: int, end: int, cut: str | None, runs: list[tuple[Node, ...]]) -> list[tuple]:
+def _pieces_for_runs(data: bytes, start: int, end: int, cut: str | None, runs: list[Sequence[Node]]) -> list[tuple]:
     """Pieces for runs of nodes that tile ``[start, end)``, cut between runs (see :func:`_cut_between`)."""
     pieces: list[tuple] = []
     append = pieces.append
@@ -354,40 +353,89 @@ def _cut_between(data: bytes, left_end: int, right_start: int) -> int:
     return right_start
 
 
-def _group_children(src: SourceText, children: list[Node]) -> list[tuple[Node, ...]]:
-    """Group a node's children into the units a cut may fall between.
+def _child_pieces(
+    data: bytes, flags: bytes, children: list[Node], start: int, end: int, cut: str | None
+) -> list[tuple]:
+    """The pieces for a node's children tiling ``[start, end)``: one per group of
+    children, cut as :func:`_pieces_for_runs` cuts.
 
     A group is: comments/decorators directly above + leading anonymous tokens +
     one named node + trailing anonymous tokens and same-line trailing comments.
-    """
-    data = src.data
-    groups: list[list[Node]] = []
-    current: list[Node] = []
+    Grouping and cutting happen in one pass: this is the chunker's hottest loop,
+    run once for every child of every node it opens."""
+    pieces: list[tuple] = []
+    group: list[Node] = []
     has_core = False
+    last: Node | None = None  # the last node of ``group``
     for child in children:
-        if not child.is_named:
-            current.append(child)
+        flag = flags[child.kind_id]
+        if flag == _ANONYMOUS:
+            group.append(child)
+            last = child
             continue
-        kind = child.type
-        comment = "comment" in kind
         if has_core:
-            if comment and _same_line(data[current[-1].end_byte : child.start_byte]):
-                current.append(child)  # a trailing comment stays with its line
+            if flag == _COMMENT and _same_line(data[last.end_byte : child.start_byte]):  # type: ignore[union-attr]
+                group.append(child)  # a trailing comment stays with its line
+                last = child
                 continue
-            groups.append(current)
-            current = [child]
-        elif current and _has_blank_line(data[current[-1].end_byte : child.start_byte]):
-            groups.append(current)  # a comment block set apart stands alone
-            current = [child]
+            split = True
+        else:  # a comment block set apart by a blank line stands alone
+            split = bool(group) and _has_blank_line(data[last.end_byte : child.start_byte])  # type: ignore[union-attr]
+        if split:
+            left_end, right_start = last.end_byte, child.start_byte  # type: ignore[union-attr]
+            gap = data[left_end:right_start]
+            nl = gap.rfind(b"\n")
+            if nl >= 0 and gap.isspace() and b"\r" not in gap:  # the usual case of _cut_between
+                boundary = left_end + nl + 1
+            else:
+                boundary = _cut_between(data, left_end, right_start)
+            pieces.append((start, boundary, group, cut))
+            start, cut = boundary, CLEAN
+            group = [child]
         else:
-            current.append(child)
-        has_core = not (comment or kind in ATTACH_FORWARD)
-    if current:
-        if not has_core and groups and not any(n.is_named for n in current):
-            groups[-1].extend(current)
+            group.append(child)
+        has_core = flag == _CORE
+        last = child
+    if group:
+        if not has_core and pieces and not any(flags[n.kind_id] for n in group):
+            before = pieces[-1]  # a tail of tokens joins the group before it
+            pieces[-1] = (before[0], end, before[2] + group, before[3])
         else:
-            groups.append(current)
-    return [tuple(g) for g in groups]
+            pieces.append((start, end, group, cut))
+    return pieces
+
+
+#: Node kind classes for grouping (see :func:`kind_flags`).
+_ANONYMOUS, _CORE, _COMMENT, _ATTACHED = 0, 1, 2, 3
+_ERROR_KIND = 0xFFFF  # ERROR nodes: outside every grammar's kind table
+_KIND_FLAGS: dict[Language, bytes] = {}
+
+
+def kind_flags(language: Language) -> bytes:
+    """For each node kind id of a language: anonymous, a comment, an attribute that
+    attaches forward, or a core node (the rest, ERROR included). A look-up by kind
+    id costs less than asking a node its type and whether it is named."""
+    flags = _KIND_FLAGS.get(language)
+    if flags is None:
+        table = bytearray(_ERROR_KIND + 1)
+        for kind in range(language.node_kind_count):
+            name = language.node_kind_for_id(kind) or ""
+            if not language.node_kind_is_named(kind):
+                table[kind] = _ANONYMOUS
+            elif "comment" in name:
+                table[kind] = _COMMENT
+            elif name in ATTACH_FORWARD:
+                table[kind] = _ATTACHED
+            else:
+                table[kind] = _CORE
+        table[_ERROR_KIND] = _CORE
+        flags = _KIND_FLAGS[language] = bytes(table)
+    return flags
+
+
+def _group_children(data: bytes, flags: bytes, children: list[Node]) -> list[list[Node]]:
+    """A node's children in the groups a cut may fall between (see :func:`_child_pieces`)."""
+    return [piece[2] for piece in _child_pieces(data, flags, children, children[0].start_byte, children[-1].end_byte, CLEAN)]
 
 
 def _same_line(gap: bytes) -> bool:

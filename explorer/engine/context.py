@@ -83,7 +83,6 @@ from .options import ChunkOptions
 from .parse import ParsedFile
 from .structure import FileStructure, extract_structure
 from .structure.entities import NON_SCOPE_TYPES, Entity
-from .structure.extract import empty_structure
 from .structure.specs.comments import header_comment
 
 #: Scope chains are cut to this many innermost entities (only pathological
@@ -104,7 +103,8 @@ def short_path(filepath: str) -> str:
 
 
 class ContextBuilder:
-    """Builds each chunk's context and contextualized text for one parsed file."""
+    """Builds each chunk's context and contextualized text for one parsed file
+    (``minimal`` and ``full`` modes; ``none`` is :class:`NoContextBuilder`)."""
 
     def __init__(
         self,
@@ -117,10 +117,7 @@ class ContextBuilder:
         self.options = options
         self.filepath = filepath
         self.mode = options.context_mode
-        if self.mode == "none":
-            self.structure = empty_structure(parsed.language)
-        else:
-            self.structure = structure if structure is not None else extract_structure(parsed)
+        self.structure = structure if structure is not None else extract_structure(parsed)
         self._imports = _dedupe_imports(self.structure.imports)
         self._import_infos = [e.import_info() for e in self._imports]
         self._import_ranges = sorted({(e.start, e.end) for e in self._imports})  # disjoint statements
@@ -135,37 +132,34 @@ class ContextBuilder:
     def context_for(self, start: int, end: int) -> dict[str, Any]:
         """The context of the chunk covering bytes ``[start, end)`` (see the module doc)."""
         ctx: dict[str, Any] = {}
-        if self.mode == "none":
-            ctx.update(scope=[], entities=[], siblings=[], imports=[])
+        index = self.structure.scope
+        scope, partial = index.around(start, end, MAX_SCOPE)
+        ctx["filepath"] = self.filepath
+        ctx["language"] = self.parsed.language
+        ctx["scope"] = [{"name": e.name, "type": e.type, "signature": e.signature} for e in scope]
+        lines = self._opening_lines(scope)
+        if self.mode == "full":
+            found = self._found(start, end, partial)
+            ctx["entities"] = [
+                {
+                    "name": e.name,
+                    "type": e.type,
+                    "signature": e.signature,
+                    "docstring": e.docstring,
+                    "lineRange": {"start": e.line_start, "end": e.line_end},
+                    "isPartial": is_partial,
+                }
+                for e, is_partial in found
+            ]
+            siblings = self._sibling_rows(start, end, scope)
+            ctx["siblings"] = self._sibling_infos(siblings)
+            imports = self._imports_for(start, end)
+            ctx["imports"] = imports
+            lines = lines + self._full_lines(found, siblings, imports)
         else:
-            index = self.structure.scope
-            scope, partial = index.around(start, end, MAX_SCOPE)
-            ctx["filepath"] = self.filepath
-            ctx["language"] = self.parsed.language
-            ctx["scope"] = [{"name": e.name, "type": e.type, "signature": e.signature} for e in scope]
-            lines = self._opening_lines(scope)
-            if self.mode == "full":
-                found = self._found(start, end, partial)
-                ctx["entities"] = [
-                    {
-                        "name": e.name,
-                        "type": e.type,
-                        "signature": e.signature,
-                        "docstring": e.docstring,
-                        "lineRange": {"start": e.line_start, "end": e.line_end},
-                        "isPartial": is_partial,
-                    }
-                    for e, is_partial in found
-                ]
-                siblings = self._sibling_rows(start, end, scope)
-                ctx["siblings"] = self._sibling_infos(siblings)
-                imports = self._imports_for(start, end)
-                ctx["imports"] = imports
-                lines = lines + self._full_lines(found, siblings, imports)
-            else:
-                ctx.update(entities=[], siblings=[], imports=[])
-            # contextualize() usually comes next with this very dict: keep its header
-            self._header = (ctx, lines)
+            ctx.update(entities=[], siblings=[], imports=[])
+        # contextualize() usually comes next with this very dict: keep its header
+        self._header = (ctx, lines)
         if self.parsed.parse_error:
             ctx["parseError"] = dict(self.parsed.parse_error)
         return ctx
@@ -227,8 +221,6 @@ class ContextBuilder:
     # -- contextualized text -----------------------------------------------------------------
     def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
         """The chunk text with its header and overlap (see the module doc for the format)."""
-        if self.mode == "none":
-            return text
         header = self.header_lines(context)
         parts = header + [""] if header else []
         overlap = overlap_text.rstrip("\r\n")
@@ -336,10 +328,29 @@ def _dedupe_imports(imports: list[Entity]) -> list[Entity]:
     return out
 
 
+class NoContextBuilder:
+    """``context_mode="none"``: empty lists (and the parse error, if any), the text unchanged.
+    Nothing about the file's structure is looked at."""
+
+    def __init__(self, parsed: ParsedFile):
+        self._error = parsed.parse_error
+
+    def context_for(self, start: int, end: int) -> dict[str, Any]:
+        ctx: dict[str, Any] = {"scope": [], "entities": [], "siblings": [], "imports": []}
+        if self._error:
+            ctx["parseError"] = dict(self._error)
+        return ctx
+
+    def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
+        return text
+
+
 def make_context_builder(
     parsed: ParsedFile,
     options: ChunkOptions,
     filepath: str | None,
     structure: FileStructure | None = None,
-) -> ContextBuilder:
+) -> ContextBuilder | NoContextBuilder:
+    if options.context_mode == "none":
+        return NoContextBuilder(parsed)
     return ContextBuilder(parsed, options, filepath, structure)

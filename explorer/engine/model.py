@@ -17,9 +17,10 @@ class Range:
         return {"start": self.start, "end": self.end}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Chunk:
-    """One chunk of a file.
+    """One chunk of a file (not frozen: building a frozen one costs twice as much,
+    and a batch builds thousands; treat it as a value all the same).
 
     ``byte_range`` holds true UTF-8 byte offsets and ``char_range`` code-point
     offsets, both end-exclusive; ``line_range`` is 0-based and inclusive, as in

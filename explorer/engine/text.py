@@ -112,7 +112,10 @@ def _wide_runs(data: bytes) -> list[_Run]:
 class SourceText:
     """A file's bytes and text with O(log n) offset conversions and O(1)-ish sizes."""
 
-    __slots__ = ("data", "text", "path", "line_starts", "_runs", "_run_chars", "_run_bytes", "_sizers")
+    __slots__ = (
+        "data", "text", "path", "_line_starts", "_plain_breaks", "_line_cursor",
+        "_runs", "_run_chars", "_run_bytes", "_sizers",
+    )
 
     def __init__(self, source: str | bytes, path: str | None = None):
         if isinstance(source, str):
@@ -122,9 +125,12 @@ class SourceText:
             self.data = bytes(source)
             self.text = decode_source(self.data, path)
         self.path = path
-        self.line_starts = _line_starts(self.data)
-        if self.line_starts[-1] == len(self.data) and len(self.line_starts) > 1:
-            self.line_starts.pop()  # a final newline does not open a new line
+        # Line starts are listed on first need; until then, with only \n breaks, lines are
+        # found by searching the bytes, and line numbers by counting forward from the
+        # last answer (the chunker asks in file order).
+        self._line_starts: list[int] | None = None
+        self._plain_breaks = b"\r" not in self.data
+        self._line_cursor = (0, 0)  # (byte offset, its line)
         self._runs = _wide_runs(self.data) if len(self.data) != len(self.text) else []
         self._run_chars = [r.char_start for r in self._runs]
         self._run_bytes = [r.byte_start for r in self._runs]
@@ -175,12 +181,42 @@ class SourceText:
 
     # -- lines -------------------------------------------------------------------
     @property
+    def line_starts(self) -> list[int]:
+        """Byte offsets where lines start (a final line break opens no line)."""
+        starts = self._line_starts
+        if starts is None:
+            starts = _line_starts(self.data)
+            if starts[-1] == len(self.data) and len(starts) > 1:
+                starts.pop()  # a final newline does not open a new line
+            self._line_starts = starts
+        return starts
+
+    @property
     def line_count(self) -> int:
         return len(self.line_starts) if self.data else 0
 
     def line_of(self, byte: int) -> int:
         """0-based line holding a byte offset (an offset at a line start is on that line)."""
+        if self._line_starts is None and self._plain_breaks and byte < len(self.data):
+            at, line = self._line_cursor
+            if byte >= at:
+                line += self.data.count(b"\n", at, byte)
+                self._line_cursor = (byte, line)
+                return line
         return bisect_right(self.line_starts, byte) - 1
+
+    def line_start_at(self, byte: int) -> int:
+        """Byte offset where the line holding ``byte`` starts."""
+        if self._plain_breaks and byte < len(self.data):
+            return self.data.rfind(b"\n", 0, byte) + 1
+        return self.line_starts[self.line_of(byte)]
+
+    def line_end_at(self, byte: int) -> int:
+        """Byte offset where the line holding ``byte`` ends, after its line break."""
+        if self._plain_breaks and byte < len(self.data):
+            found = self.data.find(b"\n", byte)
+            return len(self.data) if found < 0 else found + 1
+        return self.line_end(self.line_of(byte))
 
     def line_start(self, line: int) -> int:
         return self.line_starts[line]
@@ -203,7 +239,11 @@ class SourceText:
         return self.slice(self.line_starts[line], self.line_end(line, keep_newline=False))
 
     def is_line_start(self, byte: int) -> bool:
-        return byte == 0 or byte == len(self.data) or self.line_starts[self.line_of(byte)] == byte
+        if byte <= 0 or byte >= len(self.data):
+            return True
+        if self._plain_breaks:
+            return self.data[byte - 1] == 10
+        return self.line_starts[self.line_of(byte)] == byte
 
     # -- sizes -------------------------------------------------------------------
     def nws(self, start: int = 0, end: int | None = None) -> int:

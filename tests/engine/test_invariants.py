@@ -405,3 +405,21 @@ def test_deterministic_on_real_code(path):
     assert runs[0] == runs[1]
     streamed = [c.to_dict() for c in explorer.chunk_stream(str(path), code, max_size=200, overlap_lines=1)]
     assert [d | {"totalChunks": 0} for d in streamed] == [d | {"totalChunks": 0} for d in runs[0]]
+
+
+def test_node_kinds_are_classified_for_grouping():
+    from explorer.engine.chunker import _ANONYMOUS, _ATTACHED, _COMMENT, _CORE, kind_flags
+    from explorer.engine.languages import get_language
+
+    python = get_language("python")
+    flags = kind_flags(python)
+    assert kind_flags(python) is flags  # one table per language
+    kind = python.id_for_node_kind
+    assert flags[kind("function_definition", True)] == _CORE
+    assert flags[kind("comment", True)] == _COMMENT
+    assert flags[kind("decorator", True)] == _ATTACHED
+    assert flags[kind(":", False)] == _ANONYMOUS
+    assert flags[0xFFFF] == _CORE  # ERROR nodes
+    rust = kind_flags(get_language("rust"))
+    assert rust[get_language("rust").id_for_node_kind("attribute_item", True)] == _ATTACHED
+    assert rust[get_language("rust").id_for_node_kind("line_comment", True)] == _COMMENT

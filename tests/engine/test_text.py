@@ -124,6 +124,27 @@ def test_line_starts_and_line_of_every_offset(text):
 
 
 @FAST
+@given(tricky_text, st.randoms(use_true_random=False))
+def test_line_lookups_before_the_line_starts_are_listed(text, rng):
+    """Line starts are listed lazily: until then lines are found by searching the
+    bytes and counting forward. Any order of questions gets the listed answers."""
+    data = text.encode("utf-8", "surrogatepass")
+    reference = SourceText(text)
+    starts = reference.line_starts
+    offsets = [_bytes_of(text, c) for c in range(len(text))]
+    rng.shuffle(offsets)
+    offsets[: len(offsets) // 2] = sorted(offsets[: len(offsets) // 2])  # forward runs, then jumps back
+    fresh = SourceText(text)
+    for byte in offsets:
+        line = reference.line_of(byte)
+        assert fresh.line_of(byte) == line
+        assert SourceText(text).line_start_at(byte) == starts[line]
+        assert SourceText(text).line_end_at(byte) == (starts[line + 1] if line + 1 < len(starts) else len(data))
+        assert SourceText(text).is_line_start(byte) == (byte in starts or byte == 0)
+    assert fresh.line_range(0, len(data)) == reference.line_range(0, len(data))
+
+
+@FAST
 @given(tricky_text)
 def test_line_text_start_and_end(lines_of, text):
     src = SourceText(text)
