@@ -95,3 +95,28 @@ def test_a_braceless_body_holding_a_function_valued_variable(code):
 def test_deep_nesting_walks_without_recursion():
     code = "function f(){" * 10_000 + "}" * 10_000
     _check(code, "deep.js")
+
+
+@pytest.mark.parametrize("code, path", [
+    ("function f(a) {\n" + "if (a) {\n" * 12 + "g(a);\n" + "}\n" * 12 + "}\n", "ifs.js"),
+    ("function f() " + "{ " * 12 + "const k = () => 1;" + " }" * 12, "blocks.js"),
+    ("void f(void) " + "{ " * 12 + "struct s { int a; } v;" + " }" * 12, "blocks.c"),
+    ("fn f() " + "{ " * 12 + "fn g() {}" + " }" * 12, "blocks.rs"),
+])
+def test_each_node_is_found_once_in_nested_blocks(code, path):
+    # A block listed as a statement used to search its own opener again and be walked
+    # twice: twice per level, so 2**depth times at the bottom.
+    parsed = parse(code, path)
+    nodes = root_kind_nodes(parsed.tree.root_node, parsed.source.data, walk_plan(parsed.language))
+    assert len({n.id for n in nodes}) == len(nodes)
+    _check(code, path)
+
+
+@pytest.mark.parametrize("code, path", [
+    ("function f(a) {\n" + "if (a) {\n" * 3000 + "g(a);\n" + "}\n" * 3000 + "}\n", "ifs.js"),
+    ("void f(void) " + "{ " * 3000 + "int x;" + " }" * 3000, "blocks.c"),
+])
+def test_deeply_nested_blocks_walk_in_linear_time(code, path):
+    parsed = parse(code, path)
+    nodes = root_kind_nodes(parsed.tree.root_node, parsed.source.data, walk_plan(parsed.language))
+    assert len(nodes) < 10  # the function and the statement at the bottom, once each

@@ -137,6 +137,8 @@ def root_kind_nodes(root: Node, data: bytes, plan: WalkPlan) -> list[Node]:
             block = container.named_descendant_for_byte_range(at, at + 1)
             if block is None or not block.child_count:
                 continue  # an opener inside a string or a comment
+            if block.id == container.id:
+                continue  # the container's own opener (a block listed as a statement): searched already
             stack.append((block, at + 1, block.kind_id in lists))
             pos = block.end_byte
             # the block's owner (a function, a class, a struct...): the smallest node
