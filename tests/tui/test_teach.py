@@ -7,6 +7,7 @@ from pathlib import Path
 import explorer
 from explorer.engine.options import ChunkOptions
 from explorer.samples import get_sample
+from explorer.tui.messages import AstNodeSelected
 from explorer.tui.screens.explore import ExploreScreen
 from explorer.tui.teach.gauge import WindowGauge
 from explorer.tui.teach.model import compute_run, load_file, node_for_step
@@ -196,3 +197,24 @@ async def test_samples_open_from_the_palette_commands(tmp_path: Path):
         assert not any(s.action in ("add", "open") and s.piece.start <= node.start_byte and node.end_byte <= s.piece.end
                        for s in screen.run.steps[:screen.index]), "the first step about it"
         assert ast.cursor_node is function, "the tree keeps the user's cursor"
+
+
+async def test_tree_moves_the_user_did_not_make_never_stop_playing():
+    # On a busy machine the tree's own moves (following the steps, or its reset for a new
+    # trace) are announced late, after the steps have gone on: they are not picks.
+    app = make_app(SAMPLE.path, max_size=500)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_teach(app, pilot)
+        await pilot.press("space")
+        await wait_for(pilot, lambda: screen.index >= 2, what="playing to advance")
+        ast = screen.query_one(AstTree)
+        assert not ast.has_focus
+        far = max(i for i, step in enumerate(screen.run.steps) if step.action in ("add", "open"))
+        node = screen.run.steps[far].piece
+        ast.post_message(AstNodeSelected(node.start, node.end))  # as a late, unfocused highlight
+        await pilot.pause(0.1)
+        assert screen.playing and screen.index < far
+        ast.focus()
+        await pilot.pause()
+        ast.post_message(AstNodeSelected(node.start, node.end))  # the same, picked by the user
+        await wait_for(pilot, lambda: not screen.playing, what="a pick to pause")

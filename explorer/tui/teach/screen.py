@@ -285,7 +285,10 @@ class TeachScreen(Screen):
     def _ast_node_selected(self, message: AstNodeSelected) -> None:
         """A node picked in the tree: go to the step where the chunker first met it."""
         message.stop()
-        if self.run is None:
+        # Only the user's own picks, made in the focused tree: the tree also moves on
+        # its own (following the steps, or reset for a new trace), and on a busy machine
+        # those moves are announced after the steps have gone on.
+        if self.run is None or not self.query_one(AstTree).has_focus:
             return
         index = first_step_about(self.run, message.start_byte, message.end_byte)
         if index is not None and index != self.index:

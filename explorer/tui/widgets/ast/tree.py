@@ -9,6 +9,7 @@ node's children are added when it is expanded, and only a window of them
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
@@ -70,13 +71,15 @@ class AstTree(Tree["AstEntry | Gap"]):
         self.parsed: ParsedFile | None = None
         self.limit = 1500
         self.unit = "nws"
-        self._silent: TreeNode | None = None
+        # Cursor moves made for the caller, not by the user: not announced. Counted per
+        # node, since several can be pending when the app is busy (teach mode playing fast).
+        self._silent: Counter[int] = Counter()
 
     # -- state in -------------------------------------------------------------------------
     def show_file(self, parsed: ParsedFile | None, limit: int, unit: str) -> None:
         self.parsed = parsed
         self.limit, self.unit = limit, unit
-        self._silent = None
+        self._silent.clear()
         root = parsed.root if parsed is not None else None
         if parsed is None or root is None:
             why = parsed.fallback if parsed is not None else "no file open"
@@ -179,8 +182,8 @@ class AstTree(Tree["AstEntry | Gap"]):
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         event.stop()
-        if event.node is self._silent:
-            self._silent = None
+        if self._silent[event.node.id] > 0:
+            self._silent[event.node.id] -= 1
             return
         entry = event.node.data
         if isinstance(entry, AstEntry):
@@ -262,6 +265,6 @@ class AstTree(Tree["AstEntry | Gap"]):
         if tree_node.line < 0:
             return
         if tree_node.line != self.cursor_line:
-            self._silent = tree_node
+            self._silent[tree_node.id] += 1
         self.move_cursor(tree_node)
         self.scroll_to_node(tree_node, animate=False)
