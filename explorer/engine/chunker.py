@@ -22,9 +22,9 @@ doc comment. Pieces live on an explicit stack: nesting depth costs nothing.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import islice, repeat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice, repeat
 from typing import NamedTuple
 
 from tree_sitter import Language, Node
@@ -319,15 +319,8 @@ def _pieces_for_runs(data: bytes, start: int, end: int, cut: str | None, runs: l
     pieces: list[tuple] = []
     append = pieces.append
     prev = runs[0]
-    for i in range(1, len(runs)):
-        nxt = runs[i]
-        left_end, right_start = prev[-1].end_byte, nxt[0].start_byte
-        gap = data[left_end:right_start]
-        nl = gap.rfind(b"\n")
-        if nl >= 0 and gap.isspace() and b"\r" not in gap:  # the usual case, inlined
-            boundary = left_end + nl + 1
-        else:
-            boundary = _cut_between(data, left_end, right_start)
+    for nxt in islice(runs, 1, None):
+        boundary = _cut_between(data, prev[-1].end_byte, nxt[0].start_byte)
         append((start, boundary, prev, cut))
         start, cut, prev = boundary, CLEAN, nxt
     append((start, end, prev, cut))
@@ -385,7 +378,7 @@ def _child_pieces(
             left_end, right_start = last.end_byte, child.start_byte  # type: ignore[union-attr]
             gap = data[left_end:right_start]
             nl = gap.rfind(b"\n")
-            if nl >= 0 and gap.isspace() and b"\r" not in gap:  # the usual case of _cut_between
+            if nl >= 0 and gap.isspace() and b"\r" not in gap:  # _cut_between's usual case, inlined
                 boundary = left_end + nl + 1
             else:
                 boundary = _cut_between(data, left_end, right_start)

@@ -124,9 +124,7 @@ class ContextBuilder:
         self._import_ends = [end for _, end in self._import_ranges]
         self._comment = header_comment(parsed.language)
         self._path_lines: dict[str, str] = {}
-        self._scope_lines: dict[tuple[int, ...], str] = {}
-        self._uses_line: str | None = None
-        self._header: tuple[dict[str, Any], list[str]] | None = None  # the last context's
+        self._lines: dict[str, str] = {}  # header lines repeat from chunk to chunk (path, scope, uses)
 
     # -- context -----------------------------------------------------------------------
     def context_for(self, start: int, end: int) -> dict[str, Any]:
@@ -137,7 +135,6 @@ class ContextBuilder:
         ctx["filepath"] = self.filepath
         ctx["language"] = self.parsed.language
         ctx["scope"] = [{"name": e.name, "type": e.type, "signature": e.signature} for e in scope]
-        lines = self._opening_lines(scope)
         if self.mode == "full":
             found = self._found(start, end, partial)
             ctx["entities"] = [
@@ -155,11 +152,8 @@ class ContextBuilder:
             ctx["siblings"] = self._sibling_infos(siblings)
             imports = self._imports_for(start, end)
             ctx["imports"] = imports
-            lines = lines + self._full_lines(found, siblings, imports)
         else:
             ctx.update(entities=[], siblings=[], imports=[])
-        # contextualize() usually comes next with this very dict: keep its header
-        self._header = (ctx, lines)
         if self.parsed.parse_error:
             ctx["parseError"] = dict(self.parsed.parse_error)
         return ctx
@@ -230,9 +224,6 @@ class ContextBuilder:
         return "\n".join(parts)
 
     def header_lines(self, context: dict[str, Any]) -> list[str]:
-        cached = self._header
-        if cached is not None and cached[0] is context:
-            return list(cached[1])
         lines = []
         filepath = context.get("filepath")
         if filepath:
@@ -260,41 +251,6 @@ class ContextBuilder:
                 lines.append(self._line(f"{label}: " + ", ".join(names)))
         return lines
 
-    # The same header as header_lines(), built from the entities while the context is.
-    def _opening_lines(self, scope: list[Entity]) -> list[str]:
-        lines = [self._path_line(self.filepath)] if self.filepath else []
-        if scope:
-            key = tuple(map(id, scope))
-            line = self._scope_lines.get(key)
-            if line is None:
-                line = self._scope_lines[key] = self._line("Scope: " + " > ".join(e.name for e in reversed(scope)))
-            lines.append(line)
-        return lines
-
-    def _full_lines(
-        self, found: list[tuple[Entity, bool]], siblings: list[tuple[Entity, str, int]], imports: list[dict[str, Any]]
-    ) -> list[str]:
-        lines = []
-        defines = [e.signature or e.name for e, _ in found if e.type not in NON_SCOPE_TYPES]
-        if defines:
-            lines.append(self._line("Defines: " + _capped(defines, MAX_DEFINES)))
-        if imports:
-            if self.options.filter_imports:
-                lines.append(self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES)))
-            else:  # the same for every chunk
-                if self._uses_line is None:
-                    self._uses_line = self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES))
-                lines.append(self._uses_line)
-        if siblings:
-            by_signature = self.options.sibling_detail == "signatures"
-            for position, label in (("before", "After"), ("after", "Before")):
-                names = [
-                    (e.signature if by_signature else None) or e.name for e, where, _ in siblings if where == position
-                ]
-                if names:
-                    lines.append(self._line(f"{label}: " + ", ".join(names)))
-        return lines
-
     def _path_line(self, filepath: str) -> str:
         line = self._path_lines.get(filepath)
         if line is None:
@@ -302,6 +258,12 @@ class ContextBuilder:
         return line
 
     def _line(self, value: str) -> str:
+        line = self._lines.get(value)
+        if line is None:
+            line = self._lines[value] = self._comment_line(value)
+        return line
+
+    def _comment_line(self, value: str) -> str:
         opener, closer = self._comment
         if not value.isprintable():
             value = _LINE_BREAKS.sub(" ", value)

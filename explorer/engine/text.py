@@ -27,11 +27,6 @@ _DIRECT = 256  # ranges up to this many bytes are counted directly
 # Runs of UTF-8 characters of one width (2, 3 or 4 bytes), in valid UTF-8.
 _WIDE_RUN = re.compile(rb"(?:[\xc0-\xdf][\x80-\xbf])+|(?:[\xe0-\xef][\x80-\xbf]{2})+|(?:[\xf0-\xf7][\x80-\xbf]{3})+")
 _NON_ASCII = re.compile(rb"[\x80-\xff]+")
-_UNIFORM = {
-    2: re.compile(rb"(?:[\xc0-\xdf][\x80-\xbf])+"),
-    3: re.compile(rb"(?:[\xe0-\xef][\x80-\xbf]{2})+"),
-    4: re.compile(rb"(?:[\xf0-\xf7][\x80-\xbf]{3})+"),
-}
 _ASCII_BLOCK = 1024  # non-ASCII text is searched for only in blocks that hold some
 
 
@@ -89,17 +84,9 @@ def _wide_runs(data: bytes) -> list[_Run]:
         j = i + step
         while j < size and not data[j : j + step].isascii():
             j += step
-        for m in _NON_ASCII.finditer(data, i, min(j, size)):
-            start, end = m.span()
-            lead = data[start]
-            width = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
-            if _UNIFORM[width].fullmatch(data, start, end):  # the usual case: characters of one width
-                count = (end - start) // width
-                runs.append(_Run(start - extra, start, width, count))
-                extra += (width - 1) * count
-                continue
-            for w in _WIDE_RUN.finditer(data, start, end):
-                start, end = w.span()
+        for stretch in _NON_ASCII.finditer(data, i, min(j, size)):
+            for m in _WIDE_RUN.finditer(data, *stretch.span()):
+                start, end = m.span()
                 lead = data[start]
                 width = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
                 count = (end - start) // width
