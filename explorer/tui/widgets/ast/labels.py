@@ -48,17 +48,13 @@ def node_place(node: Node, field: str | None, source: SourceText) -> Text:
     return text
 
 
-def size_suffix(node: Node, size: int, limit: int, unit: str) -> str:
-    """The text :func:`append_size` adds (for measuring a label without building it)."""
-    error = "  !" if node.has_error and not (node.is_error or node.is_missing) else ""
-    return f"  {size}/{limit} {unit}{error}"
-
-
-def append_size(text: Text, node: Node, size: int, limit: int, unit: str) -> None:
-    """Append a node's size against the limit (and ``!`` over subtrees with errors) to a label."""
-    text.append(f"  {size}/{limit} {unit}", OVER if size > limit else SIZE)
+def size_parts(node: Node, size: int, limit: int, unit: str) -> list[tuple[str, Style]]:
+    """What follows a node's place in its label: its size against the limit (and ``!``
+    over subtrees with errors), as styled pieces."""
+    parts = [(f"  {size}/{limit} {unit}", OVER if size > limit else SIZE)]
     if node.has_error and not (node.is_error or node.is_missing):
-        text.append("  !", ERROR)
+        parts.append(("  !", ERROR))
+    return parts
 
 
 def _safe(value: str) -> str:

@@ -24,7 +24,7 @@ from explorer.engine.parse import ParsedFile
 
 from ...messages import AnonymousNodesToggled, AstNodeSelected
 from ..window import ChildWindow, Gap
-from .labels import append_size, node_place, size_suffix
+from .labels import node_place, size_parts
 
 
 @dataclass(eq=False)
@@ -121,8 +121,7 @@ class AstTree(Tree["AstEntry | Gap"]):
         label = super().render_label(node, base_style, style)
         entry = node.data
         if isinstance(entry, AstEntry) and self.parsed is not None:
-            size = Text()
-            append_size(size, entry.node, self._node_size(entry), self.limit, self.unit)
+            size = Text.assemble(*size_parts(entry.node, self._node_size(entry), self.limit, self.unit))
             size.stylize(style)
             label.append_text(size)
         return label
@@ -132,8 +131,8 @@ class AstTree(Tree["AstEntry | Gap"]):
         if not isinstance(entry, AstEntry) or self.parsed is None:
             return super().get_label_width(node)
         icon = cell_len(self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else 0
-        suffix = size_suffix(entry.node, self._node_size(entry), self.limit, self.unit)
-        return icon + self._place(entry).cell_len + cell_len(suffix)
+        suffix = size_parts(entry.node, self._node_size(entry), self.limit, self.unit)
+        return icon + self._place(entry).cell_len + sum(cell_len(part) for part, _ in suffix)
 
     # -- lazy loading -----------------------------------------------------------------------
     def _children_of(self, entry: AstEntry) -> list[Node]:
