@@ -26,11 +26,11 @@ import subprocess
 import sys
 import zipfile
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from explorer.engine.languages import detect_language  # noqa: E402
+from explorer.engine.languages import detect_language
 
 DEFAULT_OUT = os.path.join(os.environ.get("TMPDIR", "/tmp"), "chunk-explorer-corpus")
 DEFAULT_CAP_MB = 3.0
@@ -86,7 +86,7 @@ class Candidate:
     suffix: str  # extension to give the copy
 
 
-@lru_cache(maxsize=None)
+@cache
 def _files_under(root: str) -> tuple[tuple[str, int], ...]:
     """Regular files (no symlinks) under a root with their sizes; each root is walked once."""
     found = []

@@ -32,14 +32,14 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import corpus  # noqa: E402
+import corpus
 
-import explorer  # noqa: E402
-from explorer.engine.languages import get_parser  # noqa: E402
-from explorer.engine.metrics import FileMetrics, GroupSummary, format_table, measure_file, summarize  # noqa: E402
-from explorer.engine.options import ChunkOptions  # noqa: E402
-from explorer.engine.parse import parse_source  # noqa: E402
-from explorer.engine.text import SourceText  # noqa: E402
+import explorer
+from explorer.engine.languages import get_parser
+from explorer.engine.metrics import FileMetrics, GroupSummary, format_table, measure_file, summarize
+from explorer.engine.options import ChunkOptions
+from explorer.engine.parse import parse_source
+from explorer.engine.text import SourceText
 
 #: The bar of quality-metrics.md / issue 2 (and issue 3 for full context).
 BAR = (

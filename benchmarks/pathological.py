@@ -31,8 +31,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import explorer  # noqa: E402
-from explorer.engine.languages import get_parser  # noqa: E402
+import explorer
+from explorer.engine.languages import get_parser
 
 #: Exponent k of time ~ size^k (least squares over a family) above which we call it non-linear.
 #: 1.0 is linear; fixed per-call costs pull small sizes up and k below 1.

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import corpus  # noqa: E402
+import corpus
 
-from explorer.engine.api import chunk_parsed, parse  # noqa: E402
-from explorer.engine.batch import default_jobs  # noqa: E402
-from explorer.engine.languages import detect_language  # noqa: E402
-from explorer.engine.options import ChunkOptions  # noqa: E402
-from explorer.engine.text import BinaryContentError  # noqa: E402
-from explorer.engine.trace import replay, trace_parsed  # noqa: E402
+from explorer.engine.api import chunk_parsed, parse
+from explorer.engine.batch import default_jobs
+from explorer.engine.languages import detect_language
+from explorer.engine.options import ChunkOptions
+from explorer.engine.text import BinaryContentError
+from explorer.engine.trace import replay, trace_parsed
 
 
 @dataclass

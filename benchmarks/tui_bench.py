@@ -30,10 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from explorer.engine.options import ChunkOptions  # noqa: E402
-from explorer.tui.app import ChunkExplorerApp  # noqa: E402
-from explorer.tui.messages import ChunksReady, FileOpened  # noqa: E402
-from explorer.tui.widgets.source.view import SourceView  # noqa: E402
+from explorer.engine.options import ChunkOptions
+from explorer.tui.app import ChunkExplorerApp
+from explorer.tui.messages import ChunksReady, FileOpened
+from explorer.tui.widgets.source.view import SourceView
 
 SIZE = (200, 50)
 

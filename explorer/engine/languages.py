@@ -6,7 +6,7 @@ import os
 import re
 import threading
 import typing
-from functools import lru_cache
+from functools import cache
 
 import tree_sitter_language_pack as _pack
 from tree_sitter import Language, Parser
@@ -157,7 +157,7 @@ def extensions_for(language: str) -> list[str]:
     return exts + names
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_language(language: str) -> Language:
     return _pack.get_language(language)  # type: ignore[arg-type]
 

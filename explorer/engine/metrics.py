@@ -50,7 +50,7 @@ import statistics
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import accumulate
 from typing import Any
 
@@ -370,7 +370,7 @@ class _LanguageQuery:
     query: Query | None  # captures @def and @comment in one walk of the tree
 
 
-@lru_cache(maxsize=None)
+@cache
 def _language_query(language: str) -> _LanguageQuery:
     lang = get_language(language)
     named = [

@@ -39,7 +39,7 @@ class ChunkOptions:
             object.__setattr__(self, "language", resolve_language(self.language))
 
     @classmethod
-    def build(cls, base: "ChunkOptions | None" = None, **overrides: Any) -> "ChunkOptions":
+    def build(cls, base: ChunkOptions | None = None, **overrides: Any) -> ChunkOptions:
         """Options from a base and keyword overrides; unknown names raise ValueError.
 
         Results are remembered: a batch builds the same options once per file."""
@@ -59,7 +59,7 @@ class ChunkOptions:
         return built
 
     @classmethod
-    def _build(cls, base: "ChunkOptions | None", overrides: dict[str, Any]) -> "ChunkOptions":
+    def _build(cls, base: ChunkOptions | None, overrides: dict[str, Any]) -> ChunkOptions:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(overrides) - known)
         if unknown:

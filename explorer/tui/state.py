@@ -58,7 +58,7 @@ class ChunkStats:
     histogram: tuple[int, ...]
 
     @classmethod
-    def of(cls, chunks: list[Chunk] | tuple[Chunk, ...], options: ChunkOptions) -> "ChunkStats":
+    def of(cls, chunks: list[Chunk] | tuple[Chunk, ...], options: ChunkOptions) -> ChunkStats:
         sizes = [c.size for c in chunks]
         bins = [0] * (HISTOGRAM_BINS + 1)
         for size in sizes:
@@ -98,7 +98,7 @@ class ChunkLayout:
     forced_cuts: dict[int, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, chunks: list[Chunk] | tuple[Chunk, ...], source: SourceText) -> "ChunkLayout":
+    def of(cls, chunks: list[Chunk] | tuple[Chunk, ...], source: SourceText) -> ChunkLayout:
         overlaps = []
         forced: dict[int, str] = {}
         for chunk in chunks:

@@ -164,12 +164,12 @@ class IgnoreFile:
     source: str | None = None  # the file the patterns came from
 
     @classmethod
-    def parse(cls, text: str, base: str, source: str | None = None) -> "IgnoreFile":
+    def parse(cls, text: str, base: str, source: str | None = None) -> IgnoreFile:
         patterns = [p for p in map(compile_pattern, text.splitlines()) if p is not None]
         return cls(base, patterns, source)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], base: str | None = None) -> "IgnoreFile | None":
+    def load(cls, path: str | os.PathLike[str], base: str | None = None) -> IgnoreFile | None:
         """Read an ignore file; ``None`` if it does not exist or cannot be read."""
         path = os.fspath(path)
         try:

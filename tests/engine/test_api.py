@@ -171,7 +171,7 @@ def test_chunker_reuses_options_and_calls_override_them():
 
 def test_chunk_file_reads_without_writing(tmp_path, check):
     path = tmp_path / "Mod.PY"  # an upper-case extension is still Python
-    code = "def f():\r\n    return 'é'\r\n\r\n\r\nclass A:\r\n    pass\r\n".encode("utf-8")
+    code = "def f():\r\n    return 'é'\r\n\r\n\r\nclass A:\r\n    pass\r\n".encode()
     path.write_bytes(code)
     before = os.stat(path)
     chunks = explorer.chunk_file(path, max_size=5)

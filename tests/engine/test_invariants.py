@@ -15,7 +15,7 @@ from __future__ import annotations
 import glob
 import sysconfig
 from bisect import bisect_right
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -48,7 +48,7 @@ REAL_FILES = _real_files()
 SMALL_REAL = [f for f in REAL_FILES if f.stat().st_size < 30_000]
 
 
-@lru_cache(maxsize=None)
+@cache
 def read(path: Path) -> str:
     return path.read_bytes().decode("utf-8")
 
@@ -159,7 +159,7 @@ def _holder(chunks, starts: list[int], start: int):
     return chunks[bisect_right(starts, start) - 1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def parsed_real(path: Path, crlf: bool = False):
     text = read(path)
     data = VARIANTS["crlf"](text).encode("utf-8") if crlf else text.encode("utf-8")

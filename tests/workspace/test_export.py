@@ -92,16 +92,14 @@ def test_write_atomic_creates_and_replaces(tmp_path) -> None:
 def test_failure_midway_leaves_existing_file_untouched_and_no_temp(tmp_path) -> None:
     target = tmp_path / "out.json"
     target.write_text("precious")
-    with pytest.raises(RuntimeError):
-        with atomic_writer(target) as handle:
-            handle.write("half a docu")
-            raise RuntimeError("interrupted")
+    with pytest.raises(RuntimeError), atomic_writer(target) as handle:
+        handle.write("half a docu")
+        raise RuntimeError("interrupted")
     assert target.read_text() == "precious"
     assert os.listdir(tmp_path) == ["out.json"]
-    with pytest.raises(KeyboardInterrupt):
-        with atomic_writer(tmp_path / "new.json") as handle:
-            handle.write("partial")
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), atomic_writer(tmp_path / "new.json") as handle:
+        handle.write("partial")
+        raise KeyboardInterrupt
     assert os.listdir(tmp_path) == ["out.json"]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_right
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from tree_sitter import Node, QueryCursor
@@ -114,7 +114,7 @@ def _matches(language: str, query, root: Node, data: bytes) -> list[tuple[int, d
     return matches
 
 
-@lru_cache(maxsize=None)
+@cache
 def _regex(pattern: str | None) -> re.Pattern[str] | None:
     return re.compile(pattern) if pattern else None
 

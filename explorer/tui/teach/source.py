@@ -27,7 +27,7 @@ class TeachStyles:
     oversized: Style
 
     @classmethod
-    def build(cls, background: Color, accent: Color, dark: bool) -> "TeachStyles":
+    def build(cls, background: Color, accent: Color, dark: bool) -> TeachStyles:
         def tint(hue: Color, amount: float) -> Style:
             return Style(bgcolor=background.blend(hue, amount).rich_color)
 

@@ -26,7 +26,7 @@ AddChild = Callable[[TreeNode, int, "TreeNode | None"], TreeNode]
 class Gap:
     """The row standing for children not added, before or after the window."""
 
-    window: "ChildWindow"
+    window: ChildWindow
     side: str  # "before" or "after"
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, cache
 from importlib import resources
 
 from tree_sitter import Query
@@ -187,14 +187,14 @@ def spec_for(language: str) -> LanguageSpec:
 _lock = threading.Lock()
 
 
-@lru_cache(maxsize=None)
+@cache
 def query_source(language: str) -> str:
     spec = SPECS[language]
     folder = resources.files(__package__)
     return "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in spec.files)
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled_query(language: str) -> Query | None:
     """The language's compiled query (hand-written or generic), cached; ``None`` if
     the grammar offers nothing to query. Compiling is not thread-safe in every
@@ -207,7 +207,7 @@ def compiled_query(language: str) -> Query | None:
         return generic_query(language)
 
 
-@lru_cache(maxsize=None)
+@cache
 def walk_plan(language: str) -> WalkPlan | None:
     """Where the language's query can match (see :mod:`..walk`), or ``None``: run it
     over the whole tree (no walk data, or a pattern that can start anywhere)."""

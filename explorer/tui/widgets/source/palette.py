@@ -34,7 +34,7 @@ class ChunkPalette:
     range: Style
 
     @classmethod
-    def build(cls, background: Color, accent: Color, dark: bool) -> "ChunkPalette":
+    def build(cls, background: Color, accent: Color, dark: bool) -> ChunkPalette:
         mode = "dark" if dark else "light"
 
         def tint(hue: str | Color, amount: float) -> Style:

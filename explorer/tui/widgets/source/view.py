@@ -221,7 +221,7 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         return Strip.join([gutter, code.crop_extend(scroll_x, scroll_x + code_width, pad)])
 
     @property
-    def styles_now(self) -> "_Styles":
+    def styles_now(self) -> _Styles:
         """Styles resolved from CSS and the theme (kept until the next style change)."""
         if self._styles is None:
             dark = self.app.current_theme.dark
