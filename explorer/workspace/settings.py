@@ -10,29 +10,28 @@ explorer to the pipeline. Precedence: built-in defaults < this file < command-li
     exclude = ["tests/fixtures"]
     max_file_size = "2M"
 
-Other tables are kept untouched when the explorer saves the file.
+Every option belongs in its table: a key outside one (``max_size = 1000`` above any
+``[chunk]``) or a misspelt table name is an error, never silently ignored. Other
+tables are kept untouched when the explorer saves the file.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
+import tomllib
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from .atomic import write_atomic
 from .gitignore import find_worktree_top
 from .walk import WalkOptions, parse_size
 
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    try:
-        import tomli as _toml  # type: ignore[no-redef]
-    except ModuleNotFoundError:
-        _toml = None  # type: ignore[assignment]
 
 SETTINGS_FILE = ".chunk-explorer.toml"
+SETTINGS_MAX_BYTES = 1 << 20
 CHUNK_TABLE = "chunk"
 WALK_TABLE = "walk"
 #: Short names people will write by analogy with the command-line flags.
@@ -86,22 +85,28 @@ def load_settings(root: str | os.PathLike[str] | None = None, path: str | os.Pat
 
 def read_settings_file(path: str | os.PathLike[str]) -> Settings:
     path = os.fspath(path)
-    if _toml is None:  # pragma: no cover
-        raise SettingsError(f"{path}: reading settings needs Python 3.11+ or the 'tomli' package")
     try:
-        with open(path, "rb") as handle:
-            data = _toml.load(handle)
+        raw = read_regular_file(path, SETTINGS_MAX_BYTES)  # a FIFO or a huge file must not hang us
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise SettingsError(f"settings file {path} does not exist") from None
+    except UnreadableFileError as exc:
+        if exc.reason == "not found":
+            raise SettingsError(f"settings file {path} does not exist") from None
+        detail = f" ({exc.detail})" if exc.detail else ""
+        raise SettingsError(f"cannot read settings file {path}: {exc.reason}{detail}") from None
     except OSError as exc:
         raise SettingsError(f"cannot read settings file {path}: {exc.strerror or exc}") from None
-    except _toml.TOMLDecodeError as exc:
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML ({exc}); fix the file or remove it") from None
     return settings_from_dict(data, path)
 
 
 def settings_from_dict(data: dict[str, Any], path: str | None = None) -> Settings:
     where = path or "settings"
+    _check_top_level(data, where)
     chunk_table = _table(data, CHUNK_TABLE, where)
     walk_table = _table(data, WALK_TABLE, where)
     extra = {k: v for k, v in data.items() if k not in (CHUNK_TABLE, WALK_TABLE)}
@@ -221,6 +226,29 @@ def _toml_string(text: str) -> str:
             out.append(c)
     out.append('"')
     return "".join(out)
+
+
+def _check_top_level(data: dict[str, Any], where: str) -> None:
+    """Options belong in a table: a bare ``max_size = 1000`` at the top, or a misspelt
+    ``[chunks]``, would otherwise be kept as an unknown extra and change nothing."""
+    chunk_keys = {f.name for f in fields(ChunkOptions)} | set(_CHUNK_ALIASES)
+    walk_keys = {f.name for f in fields(WalkOptions)}
+    for key, value in data.items():
+        if key in (CHUNK_TABLE, WALK_TABLE):
+            continue  # checked by _table
+        if isinstance(value, dict):
+            near = difflib.get_close_matches(key, (CHUNK_TABLE, WALK_TABLE), n=1, cutoff=0.75)
+            if near:
+                raise SettingsError(f"{where}: unknown table [{key}]; did you mean [{near[0]}]?")
+            continue
+        name = _key(key)
+        table = CHUNK_TABLE if name in chunk_keys else WALK_TABLE if name in walk_keys else None
+        if table is not None:
+            raise SettingsError(f"{where}: {key} must be in the [{table}] table: write [{table}] on a line above it")
+        raise SettingsError(
+            f"{where}: {key} = ... outside any table; settings go in [{CHUNK_TABLE}] "
+            f"({', '.join(sorted(chunk_keys - set(_CHUNK_ALIASES)))}) or [{WALK_TABLE}] ({', '.join(sorted(walk_keys))})"
+        )
 
 
 def _table(data: dict[str, Any], name: str, where: str) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +14,7 @@ from explorer.workspace.settings import (
     SETTINGS_FILE, Settings, SettingsError, find_settings, load_settings, read_settings_file,
     render_settings, save_settings,
 )
-from explorer.workspace.walk import WalkOptions
+from explorer.workspace.walk import WalkOptions, parse_size
 
 
 def test_defaults_without_a_file(tmp_path) -> None:
@@ -45,6 +47,13 @@ def test_reads_chunk_and_walk_tables(tmp_path) -> None:
     ("[walk]\ngitignore = \"yes\"\n", "gitignore"),
     ("chunk = 3\n", "table"),
     ("[chunk\nmax_size = 3\n", "not valid TOML"),
+    # Keys outside their table used to be kept as unknown extras and change nothing.
+    ("max_size = 1000\n", "max_size must be in the [chunk] table"),
+    ("max-size = 1000\n[chunk]\noverlap_lines = 1\n", "[chunk] table"),
+    ('exclude = ["gen"]\n', "exclude must be in the [walk] table"),
+    ('colour = "red"\n', "outside any table"),
+    ("[chunks]\nmax_size = 3\n", "did you mean [chunk]"),
+    ("[Walk]\ngitignore = false\n", "did you mean [walk]"),
 ])
 def test_invalid_files_name_the_file_and_the_problem(tmp_path, text, fragment) -> None:
     path = tmp_path / SETTINGS_FILE
@@ -99,3 +108,25 @@ def test_rendered_strings_survive_special_characters() -> None:
     walk = WalkOptions(exclude=('quote"s', "back\\slash", "tab\there", "ünïcode"))
     text = render_settings(Settings(walk=walk))
     assert tomllib.loads(text)["walk"]["exclude"] == list(walk.exclude)
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_readme_settings_file_takes_effect(tmp_path) -> None:
+    """The settings file the README shows, taken from the README itself, is read as written."""
+    blocks = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    assert len(blocks) == 1, "the README shows one settings file"
+    (tmp_path / SETTINGS_FILE).write_text(blocks[0])
+    documented = tomllib.loads(blocks[0])
+    assert set(documented) <= {"chunk", "walk"} and documented["chunk"]
+    settings = load_settings(tmp_path)
+    for key, value in documented["chunk"].items():
+        assert getattr(settings.options, key) == value, key
+    for key, value in documented.get("walk", {}).items():
+        expected = tuple(value) if isinstance(value, list) else parse_size(value) if key == "max_file_size" else value
+        assert getattr(settings.walk, key) == expected, key
+    changed = {k for k, v in documented["chunk"].items() if getattr(ChunkOptions(), k) != v}
+    assert changed, "the README example should change something from the defaults"
+    assert settings.options == ChunkOptions.build(None, **documented["chunk"])
+    assert settings.extra == {}
