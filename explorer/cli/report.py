@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..engine.batch import BatchResult
+from ..engine.sweep import SkipRecord
 from ..workspace.walk import REASONS, Skipped
 
 #: Failures listed one by one in the summary before "... and N more".
@@ -79,7 +80,7 @@ class RunTally:
     files: int = 0
     chunks: int = 0
     bytes: int = 0
-    skipped: list[Skipped] = field(default_factory=list)
+    skipped: list[SkipRecord] = field(default_factory=list)  # the walk's, then binary files
     failed: list[BatchResult] = field(default_factory=list)
 
     def add(self, result: BatchResult, rel: str, chunks: int | None = None) -> None:

@@ -13,12 +13,13 @@ from typing import Any
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..display import bar, human_bytes
-from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SweepResult, settings_grid, sweep
+from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from ..workspace.export import OutputError, tool_version
 from ..workspace.atomic import check_writable, write_atomic
 from ..workspace.settings import (
     SETTINGS_FILE, SettingsError, find_settings, read_settings_file, render_settings, save_settings,
 )
+from ..workspace.sweep import sweep_paths
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
@@ -176,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs()
     show_progress = not args.quiet and stderr_is_terminal()
     with progress_bar(len(files_plan.files), f"sweeping {len(settings)} settings", show_progress) as on_progress:
-        result = sweep(files_plan, settings, jobs=jobs, on_progress=on_progress, embedding_dim=args.embedding_dim)
+        result = sweep_paths(files_plan, settings, jobs=jobs, on_progress=on_progress, embedding_dim=args.embedding_dim)
 
     saved = None
     if chosen is not None and result.files:
@@ -210,10 +211,10 @@ def run(args: argparse.Namespace) -> int:
         say("No files to sweep: check the paths, or --include/--exclude." if not files_plan.skipped
             else "No files to sweep: every file was skipped (see above).")
         return EXIT_FAILED
-    if saved is not None:
+    if chosen is not None:
+        if saved is None:
+            return EXIT_FAILED  # the settings file could not be written (said above)
         say(f"Saved #{chosen + 1} ({result.settings[chosen].label(result.varied)}) to {saved}")
-    elif chosen is not None:
-        return EXIT_FAILED  # the settings file could not be written (said above)
     if result.failed:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
         return EXIT_FAILED

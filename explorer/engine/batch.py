@@ -16,7 +16,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sized
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -41,7 +41,7 @@ NOT_TEXT = frozenset({BINARY, UNDECODABLE})
 #: module-level function so it can be sent to worker processes.
 Analyzer = Callable[[ParsedFile, list[Chunk], ChunkOptions, dict[str, float]], Any]
 #: ``on_progress(completed, total, result)``; ``total`` is None for unsized inputs.
-ProgressCallback = Callable[[int, "int | None", "BatchResult"], None]
+ProgressCallback = Callable[[int, "int | None", "BatchResult"], object]  # the return value is ignored
 
 
 @dataclass(slots=True)
@@ -126,7 +126,7 @@ def chunk_batch_stream(
     analyze: Analyzer | None = None,
     keep_chunks: bool = True,
     **options: Any,
-) -> Iterator[BatchResult]:
+) -> Generator[BatchResult, None, None]:
     """Like :func:`chunk_batch`, yielding each result as soon as it and every result
     before it are ready. Stopping early cancels the remaining work."""
     base = options.pop("options", None)
@@ -220,7 +220,7 @@ def _failed(result: BatchResult, kind: str, message: str, started: float) -> Bat
 
 # -- running -----------------------------------------------------------------------------
 def _run_here(inputs: Iterator[BatchFile], total: int | None, options: ChunkOptions,
-              on_progress: ProgressCallback | None, analyze: Analyzer | None, keep_chunks: bool) -> Iterator[BatchResult]:
+              on_progress: ProgressCallback | None, analyze: Analyzer | None, keep_chunks: bool) -> Generator[BatchResult, None, None]:
     for index, job in enumerate(inputs):
         result = chunk_one(job, options, analyze, keep_chunks)
         result.index = index
@@ -267,7 +267,7 @@ class _Pool:
 
 def _run_pool(inputs: Iterator[BatchFile], total: int | None, options: ChunkOptions,
               on_progress: ProgressCallback | None, analyze: Analyzer | None, keep_chunks: bool,
-              jobs: int) -> Iterator[BatchResult]:
+              jobs: int) -> Generator[BatchResult, None, None]:
     pool = _Pool(jobs)
     window = jobs * 4  # files in flight: enough to keep workers busy
     max_ready = jobs * 64  # results held back behind a slow file: bounded memory

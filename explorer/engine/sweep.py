@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
 from .batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
 from .metrics import FileMetrics, Summary, measure_file, summarize
@@ -48,6 +48,38 @@ DEFAULT_MAX_SIZES = {
 
 DEFAULT_EMBEDDING_DIM = 1024
 FLOAT32_BYTES = 4
+
+#: What a sweep measures: a file to read (``BatchFile(path=..., name=...)``, read in the
+#: worker with the safe reader) or code in memory (``(filepath, code)`` or a BatchFile).
+SweepInput = BatchFile | tuple[str, str | bytes]
+
+
+class SkipRecord(Protocol):
+    """An input left out, and why: the walk's records (``workspace.walk.Skipped``) and
+    the engine's :class:`SkippedInput` both fit."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    def to_dict(self) -> dict[str, object]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedInput:
+    """An input found binary or undecodable while chunking: skipped, not failed."""
+
+    path: str
+    reason: str  # batch.BINARY or batch.UNDECODABLE
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        record: dict[str, object] = {"path": self.path, "reason": self.reason}
+        if self.detail:
+            record["detail"] = self.detail
+        return record
 
 
 def settings_grid(base: ChunkOptions | None, axes: Mapping[str, Sequence[Any]]) -> list[ChunkOptions]:
@@ -144,7 +176,7 @@ class SweepResult:
     settings: list[SettingResult]
     files: int = 0  # files measured under every setting
     bytes: int = 0
-    skipped: list[Any] = field(default_factory=list)  # walk.Skipped records (incl. binary files)
+    skipped: list[SkipRecord] = field(default_factory=list)  # the caller's (a walk's), then binary files
     failed: list[BatchResult] = field(default_factory=list)
     seconds: float = 0.0  # wall time of the whole sweep
     parse_seconds: float = 0.0  # reading + parsing, summed over the workers
@@ -176,7 +208,7 @@ class SweepResult:
         }
 
 
-def _count_reasons(skipped: Iterable[Any]) -> dict[str, int]:
+def _count_reasons(skipped: Iterable[SkipRecord]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for record in skipped:
         counts[record.reason] = counts.get(record.reason, 0) + 1
@@ -228,25 +260,26 @@ def analyze_settings(
 
 # -- running ------------------------------------------------------------------------------
 def sweep(
-    target: Any,
+    files: Iterable[SweepInput],
     settings: Sequence[ChunkOptions | Mapping[str, Any]],
     *,
     base: ChunkOptions | None = None,
-    walk: Any = None,
+    root: str | None = None,
+    skipped: Iterable[SkipRecord] = (),
     jobs: int | None = None,
     on_progress: ProgressCallback | None = None,
     should_stop: Callable[[], bool] | None = None,
     embedding_dim: int = DEFAULT_EMBEDDING_DIM,
 ) -> SweepResult:
-    """Measure every setting over the files of ``target``.
+    """Measure every setting over ``files``.
 
-    ``target``: a directory or file path (or a list of them: directories are walked
-    with ``walk`` options, honouring .gitignore), a ``WalkPlan``, or a list of
-    ``(filepath, code)`` tuples / :class:`BatchFile` for in-memory sources.
-    ``settings``: ``ChunkOptions`` or dicts of overrides of ``base``. ``on_progress``
-    is called as ``(completed, total, BatchResult)`` per file; ``should_stop()`` is
-    checked after each file (a stopped sweep has ``complete=False`` and covers the files
-    done so far). Invalid settings raise ValueError before any work."""
+    ``files``: :class:`BatchFile` (a ``path`` to read, or ``code``) or ``(filepath, code)``
+    tuples; walking a directory is the caller's part (``workspace.sweep_paths`` does it).
+    ``settings``: ``ChunkOptions`` or dicts of overrides of ``base``. ``root`` and the
+    caller's ``skipped`` records are carried into the result for its report.
+    ``on_progress`` is called as ``(completed, total, BatchResult)`` per file;
+    ``should_stop()`` is checked after each file (a stopped sweep has ``complete=False``
+    and covers the files done so far). Invalid settings raise ValueError before any work."""
     resolved = tuple(_as_options(s, base) for s in settings)
     resolved = tuple(dict.fromkeys(resolved))  # drop duplicates, keep order
     if not resolved:
@@ -254,7 +287,7 @@ def sweep(
     if isinstance(embedding_dim, bool) or not isinstance(embedding_dim, int) or embedding_dim < 1:
         raise ValueError(f"embedding_dim must be a positive integer, not {embedding_dim!r}")
     jobs = default_jobs() if jobs is None else int(jobs)
-    root, batch, skipped = _inputs(target, walk)
+    batch = [_batch_file(item) for item in files]
 
     started = time.perf_counter()
     per_setting: list[list[FileMetrics]] = [[] for _ in resolved]
@@ -286,9 +319,7 @@ def _collect(item: BatchResult, result: SweepResult, per_setting: list[list[File
              text_bytes: list[int], chunk_seconds: list[float]) -> None:
     if not item.ok:
         if item.not_text:
-            from ..workspace.walk import Skipped
-
-            result.skipped.append(Skipped(item.path, item.path, item.error_kind or "binary", False, item.error or ""))
+            result.skipped.append(SkippedInput(item.path, item.error_kind or "binary", item.error or ""))
         else:
             result.failed.append(item)
         return
@@ -310,27 +341,9 @@ def _as_options(setting: ChunkOptions | Mapping[str, Any], base: ChunkOptions | 
     raise TypeError(f"a sweep setting must be ChunkOptions or a dict of options, not {type(setting).__name__}")
 
 
-def _inputs(target: Any, walk: Any) -> tuple[str | None, list[BatchFile], list[Any]]:
-    """(root, batch inputs, skipped records) for the accepted kinds of target."""
-    from ..workspace.walk import WalkPlan, plan  # the workspace layer; imported late (it imports the engine)
-
-    if isinstance(target, (str, os.PathLike)):
-        target = [target]
-    if not isinstance(target, WalkPlan):
-        items = list(target)
-        if items and all(isinstance(p, (str, os.PathLike)) for p in items):
-            missing = [os.fspath(p) for p in items if not os.path.exists(p)]
-            if missing:
-                raise FileNotFoundError(f"no such file or directory: {', '.join(missing)}")
-            target = plan(items, walk)
-        else:
-            batch = [item if isinstance(item, BatchFile) else _in_memory(item) for item in items]
-            return None, batch, []
-    files = [BatchFile(path=f.path, name=f.rel) for f in target.files]
-    return target.root, files, list(target.skipped)
-
-
-def _in_memory(item: Any) -> BatchFile:
+def _batch_file(item: SweepInput) -> BatchFile:
+    if isinstance(item, BatchFile):
+        return item
     if isinstance(item, tuple) and len(item) == 2:
-        return BatchFile(code=item[1], name=os.fspath(item[0]) if item[0] is not None else None)
-    raise TypeError(f"a sweep input must be a path, (filepath, code) or BatchFile, not {type(item).__name__}")
+        return BatchFile(code=item[1], name=os.fspath(item[0]))
+    raise TypeError(f"a sweep input must be a BatchFile or (filepath, code), not {type(item).__name__}")

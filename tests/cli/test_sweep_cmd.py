@@ -199,7 +199,7 @@ def test_save_to_an_explicit_settings_file(project, tmp_path):
 
 
 def test_a_bad_save_choice_fails_before_sweeping(project, capsys, monkeypatch):
-    monkeypatch.setattr(sweep_cmd, "sweep", lambda *a, **k: pytest.fail("swept anyway"))
+    monkeypatch.setattr(sweep_cmd, "sweep_paths", lambda *a, **k: pytest.fail("swept anyway"))
     with pytest.raises(UsageError):
         run(str(project), "--max-size", "100,400", "--save", "#7")
     assert not (project / SETTINGS_FILE).exists()
@@ -209,7 +209,7 @@ def test_a_bad_save_choice_fails_before_sweeping(project, capsys, monkeypatch):
 
 def test_unwritable_settings_file_fails_before_sweeping(project, capsys, monkeypatch):
     (project / SETTINGS_FILE).mkdir()  # a directory where the file should go
-    monkeypatch.setattr(sweep_cmd, "sweep", lambda *a, **k: pytest.fail("swept anyway"))
+    monkeypatch.setattr(sweep_cmd, "sweep_paths", lambda *a, **k: pytest.fail("swept anyway"))
     assert cli_main.main(["sweep", str(project), "--max-size", "100,400", "--save", "1", "--no-settings"]) == 2
     assert "--save: cannot write" in capsys.readouterr().err
 

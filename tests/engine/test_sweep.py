@@ -1,10 +1,10 @@
 """The parameter sweep: per-setting figures equal what chunking and measuring each
-setting separately gives; files are walked like everywhere else; errors are per file."""
+setting separately gives; errors are per file. (Walking directories for a sweep is
+tested in tests/workspace/test_sweep_paths.py.)"""
 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -12,10 +12,10 @@ import explorer
 from explorer.engine.api import chunk_parsed, parse
 from explorer.engine.metrics import measure_file, summarize
 from explorer.engine.options import ChunkOptions
+from explorer.engine.batch import BatchFile
 from explorer.engine.sweep import (
-    DEFAULT_EMBEDDING_DIM, settings_grid, sweep, varied_fields,
+    DEFAULT_EMBEDDING_DIM, SkippedInput, settings_grid, sweep, varied_fields,
 )
-from explorer.workspace.walk import plan
 
 PY = '''"""A module."""
 
@@ -146,53 +146,32 @@ def test_invalid_requests_fail_before_any_work(settings, kwargs):
         sweep(INPUTS, settings, jobs=1, **kwargs)
 
 
-# -- files on disk --------------------------------------------------------------------------
-@pytest.fixture()
-def tree(tmp_path):
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "a.py").write_text(PY)
-    (tmp_path / "src" / "b.ts").write_text(TS)
-    (tmp_path / "src" / "generated.py").write_text(PY * 5)
-    (tmp_path / "src" / "logo.py").write_bytes(b"\x89PNG\x00\x00binary")
-    (tmp_path / "node_modules").mkdir()
-    (tmp_path / "node_modules" / "dep.js").write_text("module.exports = 1;\n")
-    (tmp_path / ".gitignore").write_text("generated.py\n")
-    return tmp_path
+# -- inputs --------------------------------------------------------------------------------
+def test_files_are_read_from_their_paths_and_binaries_are_skipped(tmp_path):
+    """The engine reads the files it is given (it never walks); a binary one is skipped,
+    a vanished one failed, and the caller's own skip records are carried into the result."""
+    (tmp_path / "a.py").write_text(PY)
+    (tmp_path / "logo.py").write_bytes(b"\x89PNG\x00\x00binary")
+
+    class Walked:  # what a walk reports for a file it left out
+        path, reason = "big.py", "too-large"
+
+        def to_dict(self) -> dict[str, object]:
+            return {"path": self.path, "reason": self.reason}
+
+    files = [BatchFile(path=str(tmp_path / name), name=name) for name in ("a.py", "logo.py", "gone.py")]
+    result = sweep(files + [("pkg/b.ts", TS)], [{"max_size": 300}], root=str(tmp_path), skipped=[Walked()], jobs=1)
+    assert result.root == str(tmp_path)
+    assert result.files == 2  # a.py and the in-memory b.ts
+    assert [(s.path, s.reason) for s in result.skipped] == [("big.py", "too-large"), ("logo.py", "binary")]
+    assert isinstance(result.skipped[1], SkippedInput)
+    assert [(f.path, f.error_kind) for f in result.failed] == [("gone.py", "read")]
+    assert result.to_dict()["run"]["skipped"] == {"binary": 1, "too-large": 1}
 
 
-def test_directory_sweep_walks_like_the_other_commands(tree):
-    result = sweep(str(tree), [{"max_size": 100}, {"max_size": 1000}], jobs=1)
-    assert result.root == str(tree)
-    languages = result.settings[0].summary.languages
-    assert languages["python"].files == 1 and languages["typescript"].files == 1  # a.py, b.ts
-    reasons = {os.path.basename(s.path.rstrip("/")): s.reason for s in result.skipped}
-    assert reasons["generated.py"] == "gitignored"
-    assert reasons["node_modules"] == "excluded-dir"
-    assert reasons["logo.py"] == "binary"
-
-
-def test_parallel_sweep_gives_the_same_figures(tree):
-    grid = [{"max_size": 80}, {"max_size": 400, "strategy": "lines"}]
-    one = sweep(str(tree), grid, jobs=1)
-    two = sweep(str(tree), grid, jobs=2)
-    for a, b in zip(one.settings, two.settings):
-        assert a.chunks == b.chunks and a.contextualized_bytes == b.contextualized_bytes
-        assert a.summary.overall.sizes == b.summary.overall.sizes
-        assert a.summary.overall.any_split == b.summary.overall.any_split
-
-
-def test_a_file_that_vanishes_is_a_failure_not_a_crash(tree):
-    walked = plan([str(tree)])
-    os.remove(tree / "src" / "a.py")
-    result = sweep(walked, [{"max_size": 300}], jobs=1)
-    assert result.files == len(walked.files) - 2  # not the vanished a.py, nor the binary logo.py
-    assert [os.path.basename(s.path) for s in result.skipped if s.reason == "binary"] == ["logo.py"]
-    assert [(os.path.basename(f.path), f.error_kind) for f in result.failed] == [("a.py", "read")]
-
-
-def test_missing_path_is_reported(tmp_path):
-    with pytest.raises(FileNotFoundError, match="no such file"):
-        sweep(str(tmp_path / "nope"), [{"max_size": 300}], jobs=1)
+def test_a_path_string_is_not_an_input():
+    with pytest.raises(TypeError, match="BatchFile or"):
+        sweep(["src/a.py"], [{"max_size": 300}], jobs=1)  # type: ignore[list-item]
 
 
 def test_progress_and_stopping_early():

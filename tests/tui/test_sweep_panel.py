@@ -10,7 +10,8 @@ from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
 from explorer.engine.options import ChunkOptions
-from explorer.engine.sweep import settings_grid, sweep
+from explorer.engine.sweep import settings_grid
+from explorer.workspace.sweep import sweep_paths
 from explorer.tui.sweep.screen import SweepScreen, parse_sizes
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 
@@ -53,7 +54,7 @@ async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Pat
         sizes = [s.options.max_size for s in result.settings]
         assert sizes == [500, 1000, 1500, 2000, 3000]
         # The figures are the engine's sweep over the same files.
-        want = sweep(str(project), settings_grid(ChunkOptions(max_size=1500), {"max_size": sizes}), jobs=1)
+        want = sweep_paths(str(project), settings_grid(ChunkOptions(max_size=1500), {"max_size": sizes}), jobs=1)
         assert result.files == want.files >= 2  # inventory.py and router.ts
         assert [s.chunks for s in result.settings] == [s.chunks for s in want.settings]
         table = screen.query_one(DataTable)

@@ -24,7 +24,9 @@ from textual.worker import get_current_worker
 
 from explorer.engine.sweep import DEFAULT_MAX_SIZES
 from explorer.engine.options import ChunkOptions
-from explorer.engine.sweep import SweepResult, settings_grid, sweep
+from explorer.engine.sweep import SweepResult, settings_grid
+from explorer.workspace.sweep import sweep_paths
+from explorer.workspace.walk import WalkOptions
 
 from ..processes import prepare_process_pools
 from ..widgets.footer import KeyFooter
@@ -153,10 +155,10 @@ class SweepScreen(Screen):
             exclusive=True, thread=True, exit_on_error=False, description="sweep the explored directory",
         )
 
-    def _sweep_worker(self, settings: list[ChunkOptions], walk: object, generation: int) -> None:
+    def _sweep_worker(self, settings: list[ChunkOptions], walk: WalkOptions | None, generation: int) -> None:
         worker = get_current_worker()
         try:
-            result = sweep(
+            result = sweep_paths(
                 self.root, settings, walk=walk, jobs=self.jobs,
                 on_progress=lambda done, total, _: self.post_message(SweepProgressed(done, total or 0)),
                 should_stop=lambda: worker.is_cancelled,

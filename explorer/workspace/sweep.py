@@ -1,0 +1,46 @@
+"""Sweeping a codebase: the paths are walked as every command walks them (.gitignore,
+excludes, size cap), then the engine measures the settings over the files found
+(:func:`explorer.engine.sweep.sweep`, which never walks)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..engine.batch import BatchFile, ProgressCallback
+from ..engine.options import ChunkOptions
+from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SweepResult, sweep
+from .walk import WalkOptions, WalkPlan, plan
+
+PathArg = str | os.PathLike[str]
+
+
+def sweep_paths(
+    paths: PathArg | Sequence[PathArg] | WalkPlan,
+    settings: Sequence[ChunkOptions | Mapping[str, Any]],
+    *,
+    walk: WalkOptions | None = None,
+    base: ChunkOptions | None = None,
+    jobs: int | None = None,
+    on_progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    embedding_dim: int = DEFAULT_EMBEDDING_DIM,
+) -> SweepResult:
+    """Measure every setting over the files under ``paths`` (directories walked with
+    ``walk``), or over the files of a ready ``WalkPlan``. The result's ``root`` and
+    ``skipped`` are the walk's (plus files found binary while chunking).
+    Raises FileNotFoundError for a path that does not exist, ValueError for bad settings."""
+    if isinstance(paths, WalkPlan):
+        files_plan = paths
+    else:
+        given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+        missing = [os.fspath(p) for p in given if not os.path.exists(p)]
+        if missing:
+            raise FileNotFoundError(f"no such file or directory: {', '.join(missing)}")
+        files_plan = plan(given, walk)
+    return sweep(
+        [BatchFile(path=f.path, name=f.rel) for f in files_plan.files], settings,
+        base=base, root=files_plan.root, skipped=files_plan.skipped, jobs=jobs,
+        on_progress=on_progress, should_stop=should_stop, embedding_dim=embedding_dim,
+    )
