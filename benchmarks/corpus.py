@@ -158,7 +158,8 @@ def build(out: str, cap_bytes: int, languages: list[str] | None = None) -> dict:
         random.Random(f"{SEED}-{language}").shuffle(candidates)
         target = os.path.join(out, language)
         os.makedirs(target, exist_ok=True)
-        files, total = [], 0
+        files: list[dict[str, object]] = []
+        total = 0
         for candidate in candidates:
             if total >= cap_bytes:
                 break

@@ -184,10 +184,10 @@ def failure_examples(language: str, files: list[SourceFile], measured: list[File
     examples: dict[str, list[str]] = {"token": [], "inner": [], "split_top": [], "doc_split": [], "over": [], "tiny": []}
     by_origin = {f.origin: f for f in files}
     for m in measured:
-        f = by_origin[m.path]
+        f = by_origin[m.path or ""]
         chunks = None
 
-        def get_chunks():
+        def get_chunks(f: SourceFile = f, m: FileMetrics = m) -> list[explorer.Chunk]:  # this file's, made once
             nonlocal chunks
             if chunks is None:
                 chunks = explorer.chunk(f.path, f.data, max_size=m.max_size, size_unit=m.size_unit, context_mode="none")

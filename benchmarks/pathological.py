@@ -113,9 +113,11 @@ def exponent(sizes: list[int], times: list[float]) -> float:
 def run_case(make, n: int, repeat: int, max_size: int) -> dict:
     path, code = make(n)
     data = code.encode()
-    parser = get_parser(explorer.detect_language(path))
+    language = explorer.detect_language(path)
+    assert language is not None, path
+    parser = get_parser(language)
     parse_s = median_time(lambda: parser.parse(data), repeat)
-    chunks = []
+    chunks: list[explorer.Chunk] = []
 
     def chunk():
         chunks[:] = explorer.chunk(path, data, max_size=max_size, context_mode="none")
@@ -150,7 +152,7 @@ def main() -> None:
             print(f"\n{name}")
             print(f"  {'N':>9} {'bytes':>10} {'parse s':>9} {'chunk s':>9} {'full s':>9} {'chunks':>7} "
                   f"{'us/KB':>8} {'growth':>7} {'x parse':>7}  check", flush=True)
-        rows = []
+        rows: list[dict] = []
         for n in sizes:
             r = run_case(make, n, args.repeat, args.max_size)
             r["growth"] = r["us_per_kb"] / rows[0]["us_per_kb"] if rows else 1.0

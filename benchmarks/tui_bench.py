@@ -177,7 +177,7 @@ async def one_run(path: Path, pages: int, changes: int) -> dict[str, list[float]
             t0, c0 = time.perf_counter(), time.process_time()
             pressed[:] = [(t0, c0)]
             await pilot.press("plus" if i % 2 == 0 else "minus")
-            await wait_for(pilot, lambda: app.document is not before and idle(app))
+            await wait_for(pilot, lambda before=before: app.document is not before and idle(app))
             await pilot.pause()
             for y in range(source.size.height):
                 source.render_line(y)

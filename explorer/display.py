@@ -19,3 +19,19 @@ def human_bytes(count: float) -> str:
         if count >= scale:
             return f"{count / scale:.1f} {unit}"
     return f"{int(count)} B"
+
+
+def format_pct(value: float | None) -> str:
+    """A percentage without its sign: two decimals under 10 (``0.25``), one from 10
+    (``12.5``), ``0`` as ``0.0``; ``-`` when undefined (nothing to divide by)."""
+    if value is None:
+        return "-"
+    return f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}"
+
+
+def format_num(value: float | None) -> str:
+    """A count or size with thousands separators, one decimal only when it is not
+    whole (a median of an even count); ``-`` when undefined."""
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"

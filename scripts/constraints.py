@@ -18,7 +18,6 @@ import tomllib
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
-from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -38,8 +37,7 @@ def closure(requirements: list[str]) -> dict[str, str]:
     pending = [(Requirement(text), "") for text in requirements]
     while pending:
         requirement, extra = pending.pop()
-        environment = {**default_environment(), "extra": extra}
-        if requirement.marker is not None and not requirement.marker.evaluate(environment):
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": extra}):
             continue
         key = canonicalize_name(requirement.name)
         if (key, frozenset(requirement.extras)) in seen:

@@ -82,6 +82,7 @@ async def teach_shots(out: Path) -> None:
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None)
         screen = app.screen
+        assert isinstance(screen, TeachScreen) and screen.run is not None
         for stem, (action, kind, occurrence) in TEACH_STEPS:
             screen.go(find_step(screen.run, action, kind, occurrence))
             await pilot.pause(0.3)
@@ -99,6 +100,7 @@ async def compare_shots(out: Path) -> None:
         await pilot.pause(0.3)
         save(app, out, "compare-baseline")
         screen = app.screen
+        assert isinstance(screen, CompareScreen)
         generation = screen.generation
         await pilot.press("b")  # a second set: twice the max size
         await wait_for(pilot, lambda: screen.comparison is not None and screen.generation > generation

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TextIO, cast
 
 from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
 from ..workspace.export import (
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=encode,
                                         keep_chunks=False, options=resolved.options)
             for walked, result in zip(files_plan.files, stream):
-                count, encoded = result.analysis if result.ok else (None, "")
+                count, encoded = result.analysis if result.ok else (0, "")
                 tally.add(result, walked.rel, chunks=count)
                 if isinstance(writer, JsonlWriter):
                     if result.ok:
@@ -128,4 +128,4 @@ def _output(path: str | None) -> Iterator[TextIO]:
         sys.stdout.flush()
     else:
         with atomic_writer(path) as handle:
-            yield handle
+            yield cast(TextIO, handle)  # text mode: binary=False

@@ -12,6 +12,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from ..workspace.export import OutputError, tool_version
 from . import chunk_cmd, languages_cmd, stats_cmd, tui_cmd
@@ -22,7 +23,7 @@ VERBS = (chunk_cmd, stats_cmd, languages_cmd)
 OPTIONAL_VERBS = ("sweep_cmd",)
 
 
-def _optional_verbs() -> list:
+def _optional_verbs() -> list[ModuleType]:
     """Verbs whose modules may not exist yet (e.g. sweep, from the tuning issue)."""
     found = []
     for name in OPTIONAL_VERBS:
@@ -32,7 +33,11 @@ def _optional_verbs() -> list:
     return found
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _verbs() -> list[ModuleType]:
+    return [*VERBS, *_optional_verbs()]
+
+
+def build_parser(verbs: Sequence[ModuleType] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chunk-explorer",
         usage="chunk-explorer [PATH] [options]\n       chunk-explorer COMMAND ...",
@@ -43,15 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"chunk-explorer {tool_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", prog="chunk-explorer")
-    for verb in (*VERBS, *_optional_verbs()):
+    for verb in _verbs() if verbs is None else verbs:
         verb.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    verbs = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    modules = _verbs()
+    parser = build_parser(modules)
+    verbs = {module.NAME for module in modules}
     try:
         if argv and (argv[0] in verbs or argv[0] in ("-h", "--help", "--version")):
             args = parser.parse_args(argv)

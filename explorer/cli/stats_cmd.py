@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.batch import BatchFile, analyze_metrics, analyze_metrics_with_lines, chunk_batch_stream, default_jobs
 from ..engine.metrics import GroupSummary, Summary, summarize
@@ -16,6 +16,9 @@ from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal
+
+if TYPE_CHECKING:  # rich is imported when a table is printed, not at start-up
+    from rich.text import Text
 
 NAME = "stats"
 HELP = "quality measures of the chunking (sizes, over%%, tiny%%, clean%%, split%%...)"

@@ -7,13 +7,14 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
-from ..display import bar, human_bytes
-from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SweepResult, settings_grid
+from ..display import bar, format_num, format_pct, human_bytes
+from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SettingResult, SweepResult, settings_grid
 from ..workspace.export import OutputError, tool_version
 from ..workspace.atomic import check_writable, write_atomic
 from ..workspace.settings import (
@@ -24,6 +25,9 @@ from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal
+
+if TYPE_CHECKING:  # rich is imported when there is something to print
+    from rich.console import Console
 
 NAME = "sweep"
 HELP = "compare settings over a codebase: chunk counts, sizes, tiny%%, split definitions, index size"
@@ -53,7 +57,7 @@ AXES = {
 
 
 # -- flags --------------------------------------------------------------------------------
-def _int_list(minimum: int):
+def _int_list(minimum: int) -> Callable[[str], list[int]]:
     def parse(text: str) -> list[int]:
         values = []
         for part in _parts(text):
@@ -69,7 +73,7 @@ def _int_list(minimum: int):
     return parse
 
 
-def _choice_list(choices: tuple[str, ...]):
+def _choice_list(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
     def parse(text: str) -> list[str]:
         values = _parts(text)
         wrong = [v for v in values if v not in choices]
@@ -256,7 +260,7 @@ def run_summary(result: SweepResult, settings: int) -> list[str]:
 
 
 # -- rendering ---------------------------------------------------------------------------------
-def _console():
+def _console() -> Console:
     from rich.console import Console
 
     return Console(width=None if sys.stdout.isatty() else 160, highlight=False)
@@ -268,6 +272,9 @@ def _axis_cells(result: SweepResult) -> tuple[list[str], list[list[str]]]:
     headers = [AXES[name][1] if name in AXES else name for name in varied]
     rows = [[str(getattr(s.options, name)) for name in varied] for s in result.settings]
     return headers, rows
+
+
+SIZE_KEYS = ("min", "median", "p95", "max")
 
 
 def print_table(console: Any, result: SweepResult, current: int | None) -> None:
@@ -288,10 +295,10 @@ def print_table(console: Any, result: SweepResult, current: int | None) -> None:
         g = setting.summary.overall
         sizes = g.size_stats()
         mark = "*" if setting.index == current else ""
-        split = f"{setting.split_definitions:,} ({_pct(g.split_any_pct)})"
-        cells = [f"{setting.index + 1}{mark}", *axis, f"{g.chunks:,}", _num(sizes["min"]), _num(sizes["median"]),
-                 _num(sizes["p95"]), _num(sizes["max"]), _pct(g.tiny_pct), _pct(g.over_pct), split,
-                 _pct(g.doc_split_pct), human_bytes(setting.index_bytes)]
+        split = f"{setting.split_definitions:,} ({format_pct(g.split_any_pct)})"
+        cells = [f"{setting.index + 1}{mark}", *axis, f"{g.chunks:,}", *(format_num(sizes[k]) for k in SIZE_KEYS),
+                 format_pct(g.tiny_pct), format_pct(g.over_pct), split, format_pct(g.doc_split_pct),
+                 human_bytes(setting.index_bytes)]
         table.add_row(*(Text(c) for c in cells), style="bold" if mark else "")
     console.print(table)
     if current is not None:
@@ -305,11 +312,11 @@ def print_chart(console: Any, result: SweepResult) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    measures = (
+    measures: tuple[tuple[str, Callable[[SettingResult], float], Callable[[float], str], str], ...] = (
         ("chunks", lambda s: s.chunks, lambda v: f"{v:,}", "cyan"),
         ("index size", lambda s: s.index_bytes, human_bytes, "magenta"),
-        ("tiny%", lambda s: s.summary.overall.tiny_pct or 0.0, _pct, "yellow"),
-        ("split%", lambda s: s.summary.overall.split_any_pct or 0.0, _pct, "red"),
+        ("tiny%", lambda s: s.summary.overall.tiny_pct or 0.0, format_pct, "yellow"),
+        ("split%", lambda s: s.summary.overall.split_any_pct or 0.0, format_pct, "red"),
     )
     headers, axis_rows = _axis_cells(result)
     label_width = max(len(" ".join(r)) for r in axis_rows) + 5
@@ -332,17 +339,6 @@ def print_chart(console: Any, result: SweepResult) -> None:
         table.add_row(Text(str(setting.index + 1)), Text(" ".join(axis)), *cells)
     console.print()
     console.print(table)
-    console.print(Text(f"chunks and index size: bars scaled to the largest; tiny% and split%: bars on 0-{_pct(percent_scale)}%",
+    console.print(Text(f"chunks and index size: bars scaled to the largest; tiny% and split%: bars on 0-{format_pct(percent_scale)}%",
                        style="dim"))
 
-
-def _pct(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}"
-
-
-def _num(value: float | int | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     # Pass the walk options when the app takes them (the file tree uses the same rules).
     accepted = inspect.signature(app.run).parameters
-    extra = {}
+    extra: dict[str, object] = {}
     if "walk" in accepted:
         extra["walk"] = resolved.walk
     if "settings_path" in accepted:

@@ -139,11 +139,7 @@ def languages() -> list[dict[str, Any]]:
     parser is unsafe); ``structure`` is ``full`` (entities, signatures, docstrings,
     imports) or ``generic`` (definitions found by node kind and ``name`` field).
     """
-    try:
-        from .structure import structure_level
-    except ImportError:  # pragma: no cover - structure support not installed yet
-        def structure_level(language: str) -> str:
-            return "generic"
+    from .structure import structure_level
 
     rows = []
     for name in GRAMMARS:

@@ -246,7 +246,7 @@ def _trim_blank_tail(src: SourceText, piece: tuple) -> list[tuple] | None:
     last = end
     while last > start and data[last - 1] in _WS_BYTES:
         last -= 1
-    if last == end or last == start:
+    if last in (end, start):
         return None
     content_end = src.line_end_at(last - 1)
     if content_end >= end:

@@ -173,7 +173,8 @@ class ContextBuilder:
         if self.options.sibling_detail == "none":
             return []
         parent = scope[0] if scope else None
-        return self.structure.scope.siblings(parent, start, end, self.options.max_siblings)
+        rows: list[tuple[Entity, str, int]] = self.structure.scope.siblings(parent, start, end, self.options.max_siblings)
+        return rows
 
     def _sibling_infos(self, rows: list[tuple[Entity, str, int]]) -> list[dict[str, Any]]:
         if self.options.sibling_detail == "signatures":

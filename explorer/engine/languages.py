@@ -48,7 +48,7 @@ _EXTENSIONS: dict[str, str] = {
     "fs": "fsharp", "fsx": "fsharp", "fsi": "fsharp_signature", "fc": "func", "gd": "gdscript",
     "gleam": "gleam", "glsl": "glsl", "vert": "glsl", "frag": "glsl", "gn": "gn", "gni": "gn",
     "graphql": "graphql", "gql": "graphql", "groovy": "groovy", "gradle": "groovy",
-    "hack": "hack", "hh": "cpp", "ha": "hare", "hs": "haskell", "lhs": "haskell", "hx": "haxe",
+    "hack": "hack", "ha": "hare", "hs": "haskell", "lhs": "haskell", "hx": "haxe",
     "hcl": "hcl", "tf": "terraform", "tfvars": "terraform", "heex": "heex", "hlsl": "hlsl",
     "html": "html", "htm": "html", "xhtml": "html", "ini": "ini", "cfg": "ini", "ispc": "ispc",
     "janet": "janet", "json": "json", "jsonc": "json", "json5": "json", "jsonnet": "jsonnet",

@@ -305,13 +305,18 @@ def _covered_nws(src: SourceText, spans: list[tuple[int, int, str]]) -> int:
 
 
 # -- cuts --------------------------------------------------------------------------------
-def cut_offsets(data: bytes, spans: Iterable[tuple[int, ...]]) -> list[int]:
+def _skip_ws(data: bytes, at: int) -> int:
+    found = _WS.match(data, at)  # matches the empty string too, so never None
+    return found.end() if found else at
+
+
+def cut_offsets(data: bytes, spans: Iterable[tuple[Any, ...]]) -> list[int]:
     """Chunk edges moved forward over whitespace, without the file edges, deduplicated."""
-    first = _WS.match(data, 0).end()
+    first = _skip_ws(data, 0)
     cuts = set()
     for span in spans:
         for edge in (span[0], span[1]):
-            c = _WS.match(data, edge).end()
+            c = _skip_ws(data, edge)
             if first < c < len(data):
                 cuts.add(c)
     return sorted(cuts)
@@ -358,7 +363,7 @@ def classify_cut(src: SourceText, root: Node, c: int, *, max_size: int = 0, unit
 
 
 def classify_cuts(
-    src: SourceText, root: Node, spans: Iterable[tuple[int, ...]], *, max_size: int = 0, unit: str = "nws"
+    src: SourceText, root: Node, spans: Iterable[tuple[Any, ...]], *, max_size: int = 0, unit: str = "nws"
 ) -> list[Cut]:
     return [classify_cut(src, root, c, max_size=max_size, unit=unit) for c in cut_offsets(src.data, spans)]
 
@@ -374,9 +379,9 @@ class _LanguageQuery:
 def _language_query(language: str) -> _LanguageQuery:
     lang = get_language(language)
     named = [
-        lang.node_kind_for_id(i)
+        kind
         for i in range(lang.node_kind_count)
-        if lang.node_kind_is_named(i) and lang.node_kind_is_visible(i)
+        if lang.node_kind_is_named(i) and lang.node_kind_is_visible(i) and (kind := lang.node_kind_for_id(i))
     ]
     if language in DEFINITION_KINDS:
         defs = {k for k in DEFINITION_KINDS[language] if lang.id_for_node_kind(k, True) is not None}
@@ -474,10 +479,13 @@ def _measure_definitions(metrics: FileMetrics, parsed: ParsedFile, root: Node, s
         k = bisect_right(starts, start) - 1
         return k >= 0 and reach[k] >= end
 
-    captures = _captures(root, parsed.language)
-    comments = comment_spans(root, parsed.language, src.data, captures)
+    language = parsed.language
+    if language is None:  # a tree is parsed in a known language
+        return
+    captures = _captures(root, language)
+    comments = comment_spans(root, language, src.data, captures)
     comment_ends = [e for _, e in comments]
-    for start, end, kind, top in definition_spans(root, parsed.language, captures):
+    for start, end, kind, top in definition_spans(root, language, captures):
         size = src.measure(unit, start, end)
         if size <= limit:
             split = not held(start, end)

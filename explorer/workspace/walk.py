@@ -327,10 +327,10 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
     """Expand command-line paths: directories are walked, files given by name are
     always taken (the user asked for them), duplicates dropped, order kept."""
     options = options or WalkOptions()
-    paths = [os.fspath(p) for p in paths]
-    result = WalkPlan(root or common_root([p for p in paths if os.path.exists(p)] or ["."]))
+    names = [os.fspath(p) for p in paths]
+    result = WalkPlan(root or common_root([p for p in names if os.path.exists(p)] or ["."]))
     seen: set[str] = set()
-    for given in paths:
+    for given in names:
         if not os.path.exists(given):
             if os.path.islink(given):
                 result.skipped.append(Skipped(given, given, BROKEN_SYMLINK, False, _link_target(given)))

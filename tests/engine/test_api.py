@@ -5,6 +5,7 @@ binary content. Includes code-chunk's acceptance checks (study section 3, tests
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import os
@@ -249,8 +250,8 @@ def test_options_defaults_and_to_dict():
         "context_mode": "full", "sibling_detail": "signatures", "filter_imports": False, "max_siblings": 3,
     }
     assert ChunkOptions.build(opts, max_size=10).max_size == 10 and opts.max_size == 1500
-    with pytest.raises(Exception):
-        opts.max_size = 3  # frozen
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        opts.max_size = 3  # type: ignore[misc]  # frozen
 
 
 @pytest.mark.parametrize(("name", "canonical"), [("ts", "typescript"), ("TypeScript", "typescript"), ("c++", "cpp"), ("PY", "python"), ("golang", "go"), ("c#", "csharp"), (" rust ", "rust")])

@@ -20,6 +20,9 @@ trimmed like a Python docstring.
 from __future__ import annotations
 
 import re
+
+from tree_sitter import Node
+
 from ..text import SourceText
 from .specs.comments import CommentSyntax
 
@@ -53,7 +56,7 @@ def python_string_doc(literal: str) -> str | None:
     return trim(match.group(2)) if match else None
 
 
-def python_docstring(body, data: bytes) -> str | None:
+def python_docstring(body: Node, data: bytes) -> str | None:
     """The docstring of a Python ``block`` node: its first statement if that is a string."""
     for i in range(body.named_child_count):
         child = body.named_child(i)

@@ -16,7 +16,7 @@ from bisect import bisect_right
 from functools import cache
 from typing import Any
 
-from tree_sitter import Node, QueryCursor
+from tree_sitter import Node, Query, QueryCursor
 
 from ..parse import ParsedFile
 from .docstrings import DocFinder, python_docstring
@@ -49,13 +49,13 @@ def extract_structure(parsed: ParsedFile) -> FileStructure:
     enabled = gc.isenabled()
     gc.disable()  # many short-lived objects and no cycles: cyclic GC passes would only cost
     try:
-        return _extract(parsed, language)
+        return _extract(parsed, language, parsed.tree.root_node)
     finally:
         if enabled:
             gc.enable()
 
 
-def _extract(parsed: ParsedFile, language: str) -> FileStructure:
+def _extract(parsed: ParsedFile, language: str, root: Node) -> FileStructure:
     spec = spec_for(language)
     query = compiled_query(language)
     if query is None:
@@ -64,7 +64,7 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
     data = source.data
     line_starts = source.line_starts  # the same lines as SourceText.line_range, inlined
     items, wrappers, import_rows, export_rows = _collect(
-        language, spec, _matches(language, query, parsed.tree.root_node, data), data
+        language, spec, _matches(language, query, root, data), data
     )
     import_ids = {statement.id for statement, _ in import_rows}
     finder = (
@@ -101,7 +101,7 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
     )
 
 
-def _matches(language: str, query, root: Node, data: bytes) -> list[tuple[int, dict[str, list[Node]]]]:
+def _matches(language: str, query: Query, root: Node, data: bytes) -> list[tuple[int, dict[str, list[Node]]]]:
     """The query's matches: run on each node a pattern can start at, or on the whole tree."""
     plan = walk_plan(language)
     if plan is None:

@@ -279,7 +279,7 @@ def build_exports(
         if "export.name" in caps:
             name = _name_text(data, caps["export.name"][0])
             alias = _name_text(data, caps["export.alias"][0]) if "export.alias" in caps else None
-            row = {"name": alias or name, "source": src, "imported": name if alias else None}
+            row: dict[str, Any] = {"name": alias or name, "source": src, "imported": name if alias else None}
         elif "export.all" in caps:
             row = {"name": "*", "source": src, "wildcard": True}
         else:

@@ -85,7 +85,7 @@ class ScopeIndex:
         """
         k = bisect_left(self.starts, offset) - 1
         node = self.entities[k] if k >= 0 else None
-        found = []
+        found: list[Entity] = []
         while node is not None:
             if node.end > offset:
                 found.extend(reversed(self._twins(node)))

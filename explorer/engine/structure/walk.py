@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from tree_sitter import Language, Node, Query
 
@@ -52,7 +53,8 @@ def pattern_root_kinds(query: Query, source: bytes) -> set[str] | None:
     (``(kind ...)``, or each ``(kind ...)`` of a top-level ``[...]``); ``None`` when
     a pattern can start anywhere (``(_)``, a bare string)."""
     kinds: set[str] = set()
-    for i in range(query.pattern_count):
+    # tree-sitter 0.25's stub declares pattern_count a method; it is a property.
+    for i in range(cast(int, query.pattern_count)):
         text = _COMMENT_OR_STRING.sub(b" ", source[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)])
         text = text.strip()
         if text.startswith(b"["):

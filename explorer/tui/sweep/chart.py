@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.display import bar, human_bytes
+from explorer.display import bar, format_num, format_pct, human_bytes
 from explorer.engine.sweep import SettingResult, SweepResult
 
 #: Headers of the table columns (the cells are right-aligned).
@@ -18,25 +18,13 @@ TABLE_COLUMNS = ("#", "max size", "chunks", "median", "p95", "tiny%", "over%", "
 BAR_WIDTH = 22
 
 
-def _pct(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}"
-
-
-def _num(value: float | int | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
-
-
 def table_cells(setting: SettingResult, marker: str = "") -> list[Text]:
     g = setting.summary.overall
     sizes = g.size_stats()
     cells = [
-        f"{setting.index + 1}{marker}", f"{setting.options.max_size:,}", f"{g.chunks:,}", _num(sizes["median"]),
-        _num(sizes["p95"]), _pct(g.tiny_pct), _pct(g.over_pct),
-        f"{setting.split_definitions:,} ({_pct(g.split_any_pct)}%)", _pct(g.doc_split_pct),
+        f"{setting.index + 1}{marker}", f"{setting.options.max_size:,}", f"{g.chunks:,}", format_num(sizes["median"]),
+        format_num(sizes["p95"]), format_pct(g.tiny_pct), format_pct(g.over_pct),
+        f"{setting.split_definitions:,} ({format_pct(g.split_any_pct)}%)", format_pct(g.doc_split_pct),
         human_bytes(setting.index_bytes),
     ]
     return [Text(cell, justify="right") for cell in cells]
@@ -46,8 +34,8 @@ def table_cells(setting: SettingResult, marker: str = "") -> list[Text]:
 CHART_MEASURES: tuple[tuple[str, Callable[[SettingResult], float], Callable[[float], str], str], ...] = (
     ("chunks", lambda s: s.chunks, lambda v: f"{v:,.0f}", "#70d6ff"),
     ("index size", lambda s: s.index_bytes, human_bytes, "#ff70a6"),
-    ("tiny%", lambda s: s.summary.overall.tiny_pct or 0.0, lambda v: f"{_pct(v)}%", "#ffd670"),
-    ("split defs%", lambda s: s.summary.overall.split_any_pct or 0.0, lambda v: f"{_pct(v)}%", "#ff5f5f"),
+    ("tiny%", lambda s: s.summary.overall.tiny_pct or 0.0, lambda v: f"{format_pct(v)}%", "#ffd670"),
+    ("split defs%", lambda s: s.summary.overall.split_any_pct or 0.0, lambda v: f"{format_pct(v)}%", "#ff5f5f"),
 )
 
 

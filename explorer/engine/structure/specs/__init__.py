@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import lru_cache, cache
+from functools import cache
 from importlib import resources
 
 from tree_sitter import Query
