@@ -479,7 +479,3 @@ def _char_cuts(src: SourceText, piece: Piece, size: Callable[[int, int], int], l
         yield start, stop, cut
         # A window of blank lines taken along can put a stop at a line start.
         start, cut = stop, (LINE if src.is_line_start(stop) else CHAR)
-
-
-def split_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None) -> list[Span]:
-    return list(iter_spans(parsed, options, trace))

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.lexers.special import TextLexer
-from pygments.token import Token, _TokenType
+from pygments.token import _TokenType
 from pygments.util import ClassNotFound
 from tree_sitter import Node
 
@@ -140,7 +140,3 @@ class LineHighlighter:
         if outer is None:
             return line
         return max(self.source.line_of(outer.start_byte), line - self.MAX_LOOKBACK)
-
-
-def plain_tokens(text: str) -> LineTokens:
-    return [(text, Token.Text)] if text else []
