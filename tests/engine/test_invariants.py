@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import glob
-import sysconfig
 from bisect import bisect_right
 from functools import cache
 from pathlib import Path
@@ -29,18 +28,18 @@ from explorer.samples import list_samples
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures"
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _real_files() -> list[Path]:
     """Real code in many languages: our fixtures (non-ASCII, long docstrings and
-    minified lines), the shipped samples, the structure fixtures and a few stdlib modules."""
+    minified lines), the shipped samples, the structure fixtures and the fixed corpus of
+    real files (CPython, Git, semver, RxJS: tests/fixtures/real/NOTICE.md)."""
     files = sorted((FIXTURES / "engine").iterdir())
     files += [Path(s.path) for s in list_samples()]
     files += sorted(Path(p) for p in glob.glob(str(FIXTURES / "structure" / "*")))
-    files += [STDLIB / name for name in ("textwrap.py", "json/decoder.py", "threading.py", "difflib.py")]
+    files += sorted(p for p in (FIXTURES / "real").iterdir() if not p.name.startswith(("LICENSE", "NOTICE")))
     return [f for f in files if f.is_file()]
 
 
