@@ -1,8 +1,12 @@
 """Parameter sweep: chunk a codebase under several settings and compare the trade-offs.
 
-    result = sweep("src/", settings_grid(ChunkOptions(), {"max_size": [500, 1000, 2000]}))
+    files = [BatchFile(path="src/a.py", name="a.py"), ("b.ts", "export const b = 1;\n")]
+    result = sweep(files, settings_grid(ChunkOptions(), {"max_size": [500, 1000, 2000]}))
     for row in result.settings:
         print(row.options.max_size, row.chunks, row.summary.overall.tiny_pct, row.index_bytes)
+
+The engine never walks: ``explorer.workspace.sweep.sweep_paths`` walks directories
+(.gitignore, excludes) and calls this with the files found.
 
 Each file is read and parsed once per distinct ``language`` among the settings, then
 re-chunked and measured for every setting: chunking is cheap next to parsing. Files
