@@ -13,7 +13,8 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_the_readme_settings_file_drives_the_chunk_command(cli, tmp_path) -> None:
-    (snippet,) = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    snippets = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    snippet = next(s for s in snippets if "[chunk]" in s)
     (tmp_path / SETTINGS_FILE).write_text(snippet)
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")
     run = cli("chunk", tmp_path, "-q")

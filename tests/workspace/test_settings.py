@@ -113,20 +113,23 @@ def test_rendered_strings_survive_special_characters() -> None:
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def test_the_readme_settings_file_takes_effect(tmp_path) -> None:
-    """The settings file the README shows, taken from the README itself, is read as written."""
-    blocks = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
-    assert len(blocks) == 1, "the README shows one settings file"
-    (tmp_path / SETTINGS_FILE).write_text(blocks[0])
-    documented = tomllib.loads(blocks[0])
-    assert set(documented) <= {"chunk", "walk"} and documented["chunk"]
+@pytest.mark.parametrize("snippet", re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL))
+def test_the_readme_settings_file_takes_effect(tmp_path, snippet) -> None:
+    """Every settings file the README shows, taken from the README itself, is read as written."""
+    (tmp_path / SETTINGS_FILE).write_text(snippet)
+    documented = tomllib.loads(snippet)
     settings = load_settings(tmp_path)
-    for key, value in documented["chunk"].items():
+    # Options written at the top (as the README once showed) must take effect too, or be refused.
+    top_level = {k: v for k, v in documented.items() if not isinstance(v, dict)}
+    for key, value in {**top_level, **documented.get("chunk", {})}.items():
         assert getattr(settings.options, key) == value, key
     for key, value in documented.get("walk", {}).items():
         expected = tuple(value) if isinstance(value, list) else parse_size(value) if key == "max_file_size" else value
         assert getattr(settings.walk, key) == expected, key
-    changed = {k for k, v in documented["chunk"].items() if getattr(ChunkOptions(), k) != v}
-    assert changed, "the README example should change something from the defaults"
-    assert settings.options == ChunkOptions.build(None, **documented["chunk"])
-    assert settings.extra == {}
+    assert settings.extra == {k: v for k, v in documented.items() if k not in ("chunk", "walk") and k not in top_level}
+
+
+def test_the_readme_shows_a_settings_file_that_changes_something() -> None:
+    snippets = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    chunk_tables = [tomllib.loads(s).get("chunk", {}) for s in snippets]
+    assert any(t and ChunkOptions.build(None, **t) != ChunkOptions() for t in chunk_tables)
