@@ -17,8 +17,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from explorer.engine.options import ChunkOptions  # noqa: E402
-from explorer.engine.retrieval import evaluate  # noqa: E402
+from explorer.engine.options import ChunkOptions
+from explorer.engine.retrieval import evaluate
 
 DEFAULT_ROOT = "/root/.pyenv/versions/3.11.7/lib/python3.11"
 SKIP_DIRS = {"test", "tests", "site-packages", "idle_test", "__pycache__", "lib2to3", "ensurepip"}

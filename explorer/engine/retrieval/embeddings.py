@@ -47,6 +47,7 @@ class EmbeddingEndpoint:
     query_prefix: str = ""
     document_prefix: str = ""
     max_tokens: int | None = None
+    backoff: float = 0.5  # seconds before the first retry, doubling after (at most 8)
 
     @property
     def embeddings_url(self) -> str:
@@ -156,7 +157,7 @@ class EmbeddingClient:
         last = ""
         for attempt in range(tries):
             if attempt:
-                time.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
+                time.sleep(min(8.0, self.endpoint.backoff * 2 ** (attempt - 1)))
             try:
                 response = self._http.post(url, json={"model": self.endpoint.model, "input": inputs})
             except httpx.TimeoutException:

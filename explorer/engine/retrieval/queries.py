@@ -38,6 +38,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n\s*\n")
 _TAG_LINE = re.compile(r"(?m)^\s*@\w")
 _SPACE = re.compile(r"\s+")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
+# C# XML doc tags: <see cref="X"/> keeps X, the other tags go
+_XML_REF = re.compile(r"""<see(?:also)?\s+c?ref="([^"]*)"\s*/>""")
+_XML_TAG = re.compile(r"</?(?:summary|remarks|para|c|code|returns|value|example|inheritdoc)\b[^>]*>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,7 @@ class DocQueryDraft:
 def first_sentence(doc: str) -> str:
     """A doc's first sentence (up to the first ``@tag`` line, blank line or sentence end),
     on one line."""
+    doc = _XML_TAG.sub(" ", _XML_REF.sub(r"\1", doc))
     tag = _TAG_LINE.search(doc)
     if tag:
         doc = doc[: tag.start()]

@@ -20,8 +20,13 @@ trimmed like a Python docstring.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
 from ..text import SourceText
 from .specs.comments import CommentSyntax
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 _PY_STRING = re.compile(r"""^[rRuU]?("{3}|'{3}|"|')(.*)\1$""", re.S)
 _LINE_MARKER = re.compile(r"^[ \t]*(?://[/!]?|#+|--+|;+|%+) ?", re.M)
@@ -53,13 +58,13 @@ def python_string_doc(literal: str) -> str | None:
     return trim(match.group(2)) if match else None
 
 
-def python_docstring(body, data: bytes) -> str | None:
+def python_docstring(body: Node, data: bytes) -> str | None:
     """The docstring of a Python ``block`` node: its first statement if that is a string."""
     found = python_docstring_node(body, data)
     return None if found is None else found[0]
 
 
-def python_docstring_node(body, data: bytes) -> tuple[str | None, int, int] | None:
+def python_docstring_node(body: Node, data: bytes) -> tuple[str | None, int, int] | None:
     """``(docstring, start byte, end byte)`` of a Python ``block``'s docstring statement."""
     for i in range(body.named_child_count):
         child = body.named_child(i)
