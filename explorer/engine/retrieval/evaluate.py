@@ -346,6 +346,10 @@ def prepare(
     names = [normalize_path(path) for path, _ in files]
     contents = {name: data for name, (_, data) in zip(names, files)}
     prepared = Prepared(resolved, [], [], [], "docs" if docs else (query_source or "file"), jobs=jobs)
+    specs: list[QuerySpec] = [] if isinstance(queries, str) else list(queries)
+    if specs:  # a bad query file fails before any work
+        wanted = {spec.path for spec in specs if spec.path in contents}
+        _check_specs(specs, {path: SourceText(contents[path], path).line_count for path in wanted})
     # The batch's own chunking is thrown away: one chunk per file keeps it cheap.
     batch_options = ChunkOptions.build(resolved[0], max_size=1 << 30, strategy="ast", context_mode="none",
                                        overlap_lines=0)
@@ -371,7 +375,7 @@ def prepare(
     if docs:
         _doc_queries(prepared)
     else:
-        _file_queries(prepared, list(queries))  # type: ignore[arg-type]
+        _file_queries(prepared, specs)
     prepared.seconds = time.perf_counter() - started
     return prepared
 
@@ -401,13 +405,17 @@ def _doc_queries(prepared: Prepared) -> None:
         _add_query(prepared, i, draft.start, draft.end, draft.text, draft.name, draft.kind, "docs")
 
 
-def _file_queries(prepared: Prepared, specs: list[QuerySpec]) -> None:
-    by_path = {f.path: i for i, f in enumerate(prepared.files)}
-    lines = {f.path: f.original_text.line_count for f in prepared.files}
-    problems = check_specs(specs, lines)
+def _check_specs(specs: list[QuerySpec], line_counts: dict[str, int]) -> None:
+    problems = check_specs(specs, line_counts)
     if problems:
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
         raise QueryFileError("; ".join(problems[:5]) + more)
+
+
+def _file_queries(prepared: Prepared, specs: list[QuerySpec]) -> None:
+    by_path = {f.path: i for i, f in enumerate(prepared.files)}
+    # files that turned out binary or failed: their queries cannot be scored
+    _check_specs(specs, {f.path: f.original_text.line_count for f in prepared.files})
     for spec in specs:
         i = by_path[spec.path]
         text = prepared.files[i].original_text
