@@ -141,3 +141,19 @@ def test_an_unreachable_endpoint_fails_with_a_message(cli, codebase):
     run = cli("eval", codebase / "samples", "--embed-url", url, "--embed-model", "m", "--embed-retries", "0",
               "--no-embed-cache", "--no-settings", "-j", "1")
     assert run.code == 1 and "cannot reach" in run.err
+
+
+def test_sweep_with_retrieval_columns(cli, codebase):
+    run = cli("sweep", codebase / "engine", "--retrieval", "--max-size", "500,1500", "--no-settings", "--no-chart",
+              "-j", "1")
+    assert run.code == 0, run.err
+    header = next(line for line in run.out.splitlines() if "chunks" in line and "median" in line)
+    assert "recall@5" in header and "recall@budget" in header
+    assert run.out.count("★") == 2
+    document = cli("sweep", codebase / "engine", "--retrieval", "--max-size", "500,1500", "--no-settings", "--json",
+                   "-q", "-j", "1").json()
+    retrieval = document["retrieval"]
+    assert [s["max_size"] for s in retrieval["settings"]] == [s["options"]["max_size"] for s in document["settings"]]
+    assert retrieval["queries"] > 100 and "recall@budget" in retrieval["settings"][0]["metrics"]
+    assert "retrieval" not in cli("sweep", codebase / "engine", "--max-size", "500", "--json", "-q",
+                                  "--no-settings").json()
