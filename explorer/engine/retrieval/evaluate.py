@@ -580,7 +580,9 @@ def evaluate_prepared(
         not_text=list(prepared.not_text), chunk_seconds=prepared.seconds, jobs=prepared.jobs,
         complete=prepared.complete,
     )
-    if len(prepared.queries) < MIN_QUERIES:
+    if not prepared.queries:
+        result.warnings.append("no queries: nothing to measure")
+    elif len(prepared.queries) < MIN_QUERIES:
         result.warnings.append(
             f"only {len(prepared.queries)} queries (fewer than {MIN_QUERIES}): the intervals are wide; "
             "differences are likely to be within them")
