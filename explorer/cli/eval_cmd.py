@@ -359,7 +359,14 @@ def _signed(value: float) -> str:
     return f"{100 * value:+.1f}"
 
 
+#: Table columns in the order they give way on a narrow terminal (the last go first).
+TABLE_PRIORITY = ("recall@5", "recall@budget", "iou@5", "mrr@10", "ndcg@10", "precision@5")
+_CELL_WIDTH = 20
+
+
 def print_table(console: Any, result: EvalResult, current: int | None) -> None:
+    """One row per setting; each measure's cell holds three lines: the value (★ the best),
+    its interval, and the paired difference against the reference (dim when not separated)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -369,38 +376,46 @@ def print_table(console: Any, result: EvalResult, current: int | None) -> None:
         f"({'from docs, masked' if result.query_source == 'docs' else _printable(result.query_source)}), "
         f"{result.retriever}, budget {result.config.budget:,} nws, hit at {result.config.hit_threshold:g} overlap",
         style="bold"))
-    console.print(Text("Values in % with 95% bootstrap intervals; ★ best per measure; the second line of each "
-                       f"setting: the paired difference against #{ref.index + 1} (points), dim when its interval "
-                       "includes 0 (not a real difference).", style="dim"))
-    table = Table(box=None, header_style="bold", pad_edge=False)
+    console.print(Text(f"In each cell: the value in % (★ the best), its 95% bootstrap interval, and the paired "
+                       f"difference against #{ref.index + 1} in points, dim when its interval includes 0 "
+                       "(not a real difference).", style="dim"))
     headers, axis_rows = _axes(result)
+    axis_width = sum(max(len(h), *(len(r[i]) for r in axis_rows)) + 2 for i, h in enumerate(headers)) + 14
+    room = max(2, ((console.width or 180) - axis_width) // _CELL_WIDTH)
+    shown = [name for name in TABLE_PRIORITY[:room]]
+    metrics = [name for name in HEADLINE_METRICS if name in shown]
+    table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("#", justify="right")
     for header in headers:
         table.add_column(header, justify="right")
     table.add_column("chunks", justify="right")
-    for name in HEADLINE_METRICS:
-        table.add_column(name, justify="right")
-    best = {name: result.best(name) for name in HEADLINE_METRICS}
+    for name in metrics:
+        table.add_column(name, justify="right", no_wrap=True)
+    best = {name: result.best(name) for name in metrics}
     for position, (setting, axis) in enumerate(zip(result.settings, axis_rows)):
         marks = ("r" if position == result.reference else "") + ("*" if setting.index == current else "")
-        values: list[Text] = []
-        deltas: list[Text] = []
-        for name in HEADLINE_METRICS:
+        cells: list[Text] = []
+        for name in metrics:
             m, d = setting.metrics[name], setting.delta[name]
-            star = " ★" if best[name] == position else "  "
-            values.append(Text(f"{_points(m.value)} [{_points(m.low)}–{_points(m.high)}]{star}",
-                               style="bold" if best[name] == position else ""))
+            is_best = best[name] == position
+            cell = Text(f"{_points(m.value)}{' ★' if is_best else '  '}\n", style="bold" if is_best else "")
+            cell.append(f"{_points(m.low)}–{_points(m.high)}  \n", style="")
             if position == result.reference:
-                deltas.append(Text("reference  ", style="dim"))
+                cell.append("reference  ", style="dim")
             else:
-                deltas.append(Text(f"{_signed(d.value)} [{_signed(d.low)}, {_signed(d.high)}]  ",
-                                   style=("green" if d.value > 0 else "red") if d.separated else "dim"))
+                cell.append(f"{_signed(d.value)} ({_signed(d.low)}…{_signed(d.high)})  ",
+                            style=("green" if d.value > 0 else "red") if d.separated else "dim")
+            cells.append(cell)
         table.add_row(Text(f"{setting.index + 1}{marks}"), *(Text(a) for a in axis), Text(f"{setting.chunks:,}"),
-                      *values)
-        table.add_row(Text(""), *(Text("") for _ in axis), Text(""), *deltas)
+                      *cells)
+        if position < len(result.settings) - 1:
+            table.add_row()
     console.print(table)
-    console.print(Text(f"r the reference (#{ref.index + 1})" + ("; * the settings in effect now" if current is not None
-                                                               else ""), style="dim"))
+    legend = f"r the reference (#{ref.index + 1})" + ("; * the settings in effect now" if current is not None else "")
+    hidden = [name for name in HEADLINE_METRICS if name not in metrics]
+    if hidden:
+        legend += f"; {', '.join(hidden)} in a wider terminal or with --json"
+    console.print(Text(legend, style="dim"))
 
 
 def print_chart(console: Any, result: EvalResult) -> None:
