@@ -25,7 +25,7 @@ from ..workspace.sources import read_sources
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import plural, say, stderr_is_terminal
+from .report import _printable, plural, say, stderr_is_terminal
 from .sweep_cmd import AXES, _choice_list, _int_list, build_settings, pick_setting
 
 NAME = "eval"
@@ -447,7 +447,3 @@ def print_chart(console: Any, result: EvalResult) -> None:
     console.print()
     console.print(table)
     console.print(Text("bars: the value; the line under each: its 95% interval on the same scale", style="dim"))
-
-
-def _printable(text: str) -> str:
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
