@@ -50,6 +50,8 @@ from .relevance import DEFAULT_BUDGET, DEFAULT_THRESHOLD, METRIC_NAMES, RANK_DEP
 CHUNKING, RETRIEVING, SCORING = "chunking", "retrieving", "scoring"
 #: Fewer queries than this: the intervals are wide; say so.
 MIN_QUERIES = 300
+#: Queries are ranked at least this deep, so a miss still has a rank to show.
+MIN_DEPTH = 50
 #: The ranking never goes deeper than this for the budget.
 MAX_DEPTH = 256
 
@@ -105,7 +107,7 @@ class RetrievedChunk:
 @dataclass(frozen=True, slots=True)
 class QueryOutcome:
     """A query under one setting: the rank of its first hit (1-based; ``None`` when no
-    hit is in the top 10) and its top 5 chunks."""
+    hit is within the ranking's depth, ``SettingEval.depth``, at least 50) and its top 5 chunks."""
 
     rank: int | None
     top: tuple[RetrievedChunk, ...]
@@ -493,12 +495,13 @@ def run_setting(
 
 def _depth(sizes: list[int], budget: int) -> int:
     """How deep to rank so the budget can always be spent: the count of the smallest
-    chunks that overflow it (at least 10, at most :data:`MAX_DEPTH`)."""
+    chunks that overflow it (at least :data:`MIN_DEPTH`, at most :data:`MAX_DEPTH`, and
+    never more than there are chunks)."""
     if not sizes:
         return RANK_DEPTH
     smallest = np.sort(np.asarray(sizes))[: MAX_DEPTH + 1]
     needed = int(np.searchsorted(np.cumsum(smallest), budget, side="right")) + 1
-    return max(RANK_DEPTH, min(needed, MAX_DEPTH, len(sizes)))
+    return min(max(MIN_DEPTH, needed), MAX_DEPTH, len(sizes))
 
 
 def _overlaps(corpus_file: CorpusFile, spans: list[tuple[int, int, int]], first: int, target: Target) -> dict[int, int]:

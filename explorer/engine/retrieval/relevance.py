@@ -60,11 +60,16 @@ def score_query(
     """``(rank of the first hit or None, {measure: value})`` for one query.
 
     ``ranked``: ``(chunk nws, overlap nws with the target)`` in rank order, deep
-    enough for the budget; ``relevant``: how many chunks of the corpus are hits."""
+    enough for the budget; ``relevant``: how many chunks of the corpus are hits.
+    The rank is searched through all of ``ranked`` (a rank of 14 tells more than
+    "not in the top 10"); the rank measures only count the top 10."""
     first: int | None = None
     dcg = 0.0
-    for position, (nws, overlap) in enumerate(ranked[:RANK_DEPTH]):
+    for position, (nws, overlap) in enumerate(ranked):
         if is_hit(overlap, target_nws, nws, threshold):
+            if position >= RANK_DEPTH:
+                first = first or position + 1
+                break
             dcg += _DISCOUNT[position]
             if first is None:
                 first = position + 1
@@ -82,8 +87,8 @@ def score_query(
     return first, {
         "recall@1": float(first is not None and first <= 1),
         "recall@5": float(first is not None and first <= 5),
-        "recall@10": float(first is not None),
-        "mrr@10": 1.0 / first if first is not None else 0.0,
+        "recall@10": float(first is not None and first <= RANK_DEPTH),
+        "mrr@10": 1.0 / first if first is not None and first <= RANK_DEPTH else 0.0,
         "ndcg@10": dcg / ideal if ideal else 0.0,
         "recall@budget": min(1.0, covered / target_nws) if target_nws else 0.0,
         "precision@5": top_overlap / top_nws if top_nws else 0.0,

@@ -143,6 +143,12 @@ def test_outcomes_keep_ranks_and_top_chunks_in_original_lines(fixture_files):
             assert hit.hit and hit.path == query.path
             assert hit.line_start <= query.line_end and query.line_start <= hit.line_end
         assert not any(c.hit for c in outcome.top[: (outcome.rank or 6) - 1])
+        assert outcome.rank is None or outcome.rank <= setting.depth
+    assert setting.depth >= 50 or setting.depth == setting.chunks
+    ranks = [o.rank for o in setting.outcomes]
+    assert any(r is not None and r > 10 for r in ranks)  # misses of the top 10 still show where they are
+    recall10 = sum(r is not None and r <= 10 for r in ranks) / len(ranks)
+    assert setting.metrics["recall@10"].value == pytest.approx(recall10)
     values = setting.per_query["recall@5"]
     assert values.mean() == pytest.approx(setting.metrics["recall@5"].value)
 

@@ -47,10 +47,14 @@ def test_ndcg_ideal_counts_every_relevant_chunk_in_the_corpus():
     assert m["ndcg@10"] == pytest.approx(1 / (1 + 1 / math.log2(3)))
 
 
-def test_no_hit_beyond_ten():
-    ranked = [(10, 0)] * 10 + [(10, 10)]
+def test_a_hit_beyond_ten_has_a_rank_but_scores_no_rank_measure():
+    ranked = [(10, 0)] * 13 + [(10, 10)]
     rank, m = score_query(ranked, 10, relevant=1, budget=10_000)
-    assert rank is None and m["recall@10"] == 0 and m["mrr@10"] == 0 and m["ndcg@10"] == 0
+    assert rank == 14
+    assert m["recall@10"] == 0 and m["mrr@10"] == 0 and m["ndcg@10"] == 0
+    assert m["recall@budget"] == 1.0  # 140 nws fit in the budget
+    rank, _ = score_query(ranked[:13], 10, relevant=1, budget=10_000)
+    assert rank is None
 
 
 def test_budget_stops_at_the_first_chunk_that_does_not_fit():
