@@ -38,6 +38,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n\s*\n")
 _TAG_LINE = re.compile(r"(?m)^\s*@\w")
 _SPACE = re.compile(r"\s+")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
+# a word as code mentions it: `name`, 'name', name()  (one pattern for every name: no compiling per query)
+_WORD_REF = re.compile(r"""[`'"]?(?<![\w.])(\w+)(?!\w)(?:\(\))?[`'"]?""")
 # C# XML doc tags: <see cref="X"/> keeps X, the other tags go
 _XML_REF = re.compile(r"""<see(?:also)?\s+c?ref="([^"]*)"\s*/>""")
 _XML_TAG = re.compile(r"</?(?:summary|remarks|para|c|code|returns|value|example|inheritdoc)\b[^>]*>")
@@ -119,11 +121,12 @@ def remove_name(text: str, name: str) -> str:
     the name opening the text (Go: "Join joins ...")."""
     if not name or not name.isidentifier():
         return text
-    word = re.escape(name)
     if reads_as_identifier(name):
-        text = re.sub(rf"[`'\"]?(?<![\w.]){word}(?!\w)(?:\(\))?[`'\"]?", " ", text)
+        text = _WORD_REF.sub(lambda m: " " if m.group(1) == name else m.group(0), text)
     else:
-        text = re.sub(rf"^[`'\"]?{word}(?!\w)(?:\(\))?[`'\"]?", " ", text)
+        opening = _WORD_REF.match(text)
+        if opening and opening.group(1) == name:
+            text = " " + text[opening.end() :]
     return _SPACE.sub(" ", text).strip(" ,:;-")
 
 
