@@ -261,6 +261,7 @@ def run(args: argparse.Namespace) -> int:
     elif result.queries and result.settings:
         console = _console()
         print_table(console, result, current)
+        print_cut_comparisons(console, result)
         if not args.no_chart:
             print_chart(console, result)
     if not args.quiet:
@@ -416,6 +417,23 @@ def print_table(console: Any, result: EvalResult, current: int | None) -> None:
     if hidden:
         legend += f"; {', '.join(hidden)} in a wider terminal or with --json"
     console.print(Text(legend, style="dim"))
+
+
+def print_cut_comparisons(console: Any, result: EvalResult) -> None:
+    """ast against lines on the definitions that lines cuts and ast keeps whole: where
+    the strategies actually differ (over all queries the difference is diluted)."""
+    from rich.text import Text
+
+    for comparison in result.cut_comparisons():
+        ast, lines = result.settings[comparison.setting], result.settings[comparison.reference]
+        parts = []
+        for name in ("recall@5", "recall@budget", "iou@5"):
+            d = comparison.delta[name]
+            verdict = "" if d.separated else ", not separated"
+            parts.append(f"{name} {_signed(d.value)} ({_signed(d.low)}…{_signed(d.high)}{verdict})")
+        console.print(Text(
+            f"On the {plural(len(comparison.queries), 'definition')} that #{lines.index + 1} (lines) cuts and "
+            f"#{ast.index + 1} (ast) keeps whole, ast - lines: " + "; ".join(parts), style="cyan"))
 
 
 def print_chart(console: Any, result: EvalResult) -> None:

@@ -157,3 +157,15 @@ def test_sweep_with_retrieval_columns(cli, codebase):
     assert retrieval["queries"] > 100 and "recall@budget" in retrieval["settings"][0]["metrics"]
     assert "retrieval" not in cli("sweep", codebase / "engine", "--max-size", "500", "--json", "-q",
                                   "--no-settings").json()
+
+
+def test_ast_against_lines_on_the_cut_definitions(cli, codebase):
+    run = cli("eval", codebase / "engine", "--strategy", "ast,lines", "--max-size", "600", "--no-settings",
+              "--no-chart", "-j", "1")
+    assert run.code == 0, run.err
+    assert "(lines) cuts and #1 (ast) keeps whole, ast - lines: recall@5" in " ".join(run.out.split())
+    document = cli("eval", codebase / "engine", "--strategy", "ast,lines", "--max-size", "600", "--no-settings",
+                   "--json", "-q", "-j", "1").json()
+    [cut] = document["cut_by_lines"]
+    assert (cut["setting"], cut["reference"]) == (0, 1) and 0 < cut["queries"] < document["queries"]
+    assert set(cut["delta"]) >= set(KEYS)

@@ -9,7 +9,8 @@ for the definitions, :mod:`.bm25` and :mod:`.embeddings` for the retrievers.
 
 from .evaluate import (
     CHUNKING, RETRIEVING, SCORING, EvalConfig, EvalProgress, EvalResult, Prepared, QueryOutcome,
-    RetrievedChunk, SettingEval, evaluate, evaluate_prepared, prepare, run_setting,
+    RetrievedChunk, SettingEval, SubsetComparison, compare_on, cut_by, evaluate, evaluate_prepared, prepare,
+    run_setting, strategy_pairs,
 )
 from .masking import Edit, MaskedSource, mask
 from .metrics import Bootstrap, Estimate
@@ -21,6 +22,6 @@ __all__ = [
     "CHUNKING", "RETRIEVING", "SCORING", "HEADLINE_METRICS", "METRIC_NAMES",
     "Bootstrap", "Cancelled", "Edit", "Estimate", "EvalConfig", "EvalProgress", "EvalResult", "MaskedSource",
     "Prepared", "Query", "QueryFileError", "QueryOutcome", "QuerySpec", "Ranking", "RetrievedChunk",
-    "Retriever", "SettingEval", "evaluate", "evaluate_prepared", "is_hit", "mask", "parse_query_lines",
-    "prepare", "run_setting", "score_query",
+    "Retriever", "SettingEval", "SubsetComparison", "compare_on", "cut_by", "evaluate", "evaluate_prepared", "is_hit", "mask", "parse_query_lines",
+    "prepare", "run_setting", "score_query", "strategy_pairs",
 ]

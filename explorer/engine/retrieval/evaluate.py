@@ -107,10 +107,13 @@ class RetrievedChunk:
 @dataclass(frozen=True, slots=True)
 class QueryOutcome:
     """A query under one setting: the rank of its first hit (1-based; ``None`` when no
-    hit is within the ranking's depth, ``SettingEval.depth``, at least 50) and its top 5 chunks."""
+    hit is within the ranking's depth, ``SettingEval.depth``, at least 50), its top 5
+    chunks, and whether one chunk holds the whole target (``whole``: False when the
+    setting cut the definition)."""
 
     rank: int | None
     top: tuple[RetrievedChunk, ...]
+    whole: bool = True
 
 
 @dataclass(slots=True)
@@ -186,6 +189,16 @@ class EvalResult:
             return None
         return max(range(len(self.settings)), key=lambda i: (self.settings[i].metrics[metric].value, -i))
 
+    def cut_comparisons(self) -> list[SubsetComparison]:
+        """For each ``ast`` setting with a ``lines`` twin: ast against lines on the
+        queries whose definition ``lines`` cuts and ``ast`` keeps whole."""
+        out = []
+        for ast, lines in strategy_pairs(self):
+            queries = cut_by(self, lines, ast)
+            if queries:
+                out.append(compare_on(self, queries, ast, lines))
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "queries": len(self.queries),
@@ -200,6 +213,7 @@ class EvalResult:
             "varied": self.varied,
             "settings": [s.to_dict() for s in self.settings],
             "best": {name: self.best(name) for name in METRIC_NAMES} if self.settings else {},
+            "cut_by_lines": [c.to_dict() for c in self.cut_comparisons()],
             "warnings": list(self.warnings),
             "run": {
                 "files": self.files,
@@ -486,7 +500,7 @@ def run_setting(
             _retrieved(prepared.files[owner[c]], spans[c], position + 1, nws_overlap, target.nws, threshold)
             for position, (c, (_, nws_overlap)) in enumerate(zip(ranked_ids[:TOP], ranked[:TOP]))
         )
-        outcomes.append(QueryOutcome(rank, top))
+        outcomes.append(QueryOutcome(rank, top, any(o >= target.nws for o in overlaps.values())))
         if on_progress is not None and (q + 1) % 200 == 0:
             on_progress(EvalProgress(SCORING, q + 1, len(prepared.targets), setting=index))
     seconds = {"retrieve": retrieved - started, "score": time.perf_counter() - retrieved}
@@ -528,6 +542,50 @@ def _retrieved(corpus_file: CorpusFile, span: tuple[int, int, int], rank: int, o
     first, last = corpus_file.original_text.line_range(original_start, original_end)
     return RetrievedChunk(rank, corpus_file.path, original_start, original_end, first, last, nws, overlap,
                           is_hit(overlap, target_nws, nws, threshold))
+
+
+# -- on a subset of the queries -----------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SubsetComparison:
+    """``setting`` against ``reference`` (positions in ``EvalResult.settings``) on some
+    queries only: the paired differences, with intervals over those queries."""
+
+    setting: int
+    reference: int
+    queries: list[int]
+    delta: dict[str, Estimate]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"setting": self.setting, "reference": self.reference, "queries": len(self.queries),
+                "delta": {name: {**e.to_dict(), "separated": e.separated} for name, e in self.delta.items()}}
+
+
+def compare_on(result: EvalResult, queries: Sequence[int], setting: int, reference: int) -> SubsetComparison:
+    """Paired differences of ``setting`` against ``reference`` on the given queries
+    (indices into ``result.queries``), bootstrapped with the run's seed."""
+    chosen = np.asarray(list(queries), dtype=np.int64)
+    bootstrap = Bootstrap(len(chosen), resamples=result.config.resamples, seed=result.config.seed)
+    ours, theirs = result.settings[setting].per_query, result.settings[reference].per_query
+    delta = {name: bootstrap.paired(ours[name][chosen], theirs[name][chosen]) for name in ours}
+    return SubsetComparison(setting, reference, [int(q) for q in chosen], delta)
+
+
+def cut_by(result: EvalResult, cutting: int, keeping: int) -> list[int]:
+    """The queries whose target setting ``keeping`` holds in one chunk and setting
+    ``cutting`` splits (positions in ``result.settings``): where the two strategies differ."""
+    kept, cut = result.settings[keeping].outcomes, result.settings[cutting].outcomes
+    return [q for q in range(len(result.queries)) if kept[q].whole and not cut[q].whole]
+
+
+def strategy_pairs(result: EvalResult) -> list[tuple[int, int]]:
+    """``(ast, lines)`` positions of settings that differ only in their strategy."""
+    pairs = []
+    for i, a in enumerate(result.settings):
+        for j, b in enumerate(result.settings):
+            if a.options.strategy == "ast" and b.options.strategy == "lines" \
+                    and replace(b.options, strategy="ast") == a.options:
+                pairs.append((i, j))
+    return pairs
 
 
 # -- the whole evaluation ------------------------------------------------------------------

@@ -158,3 +158,22 @@ def test_query_file_naming_an_unknown_file_is_refused(fixture_files):
 
     with pytest.raises(QueryFileError, match="no file 'missing.py'"):
         prepare(fixture_files, [ChunkOptions()], queries=[QuerySpec("q", "missing.py", 1, 2, 1)], jobs=1)
+
+
+def test_ast_against_lines_on_the_definitions_lines_cuts(engine_files):
+    settings = [ChunkOptions(max_size=600, strategy="ast"), ChunkOptions(max_size=600, strategy="lines"),
+                ChunkOptions(max_size=900, strategy="lines")]
+    result = evaluate(engine_files, settings, jobs=2)
+    from explorer.engine.retrieval import cut_by, strategy_pairs
+
+    assert strategy_pairs(result) == [(0, 1)]  # 900/lines has no ast twin
+    cut = cut_by(result, 1, 0)
+    assert 20 < len(cut) < len(result.queries)
+    assert all(result.settings[0].outcomes[q].whole and not result.settings[1].outcomes[q].whole for q in cut)
+    [comparison] = result.cut_comparisons()
+    assert comparison.queries == cut
+    expected = (result.settings[0].per_query["recall@budget"][cut]
+                - result.settings[1].per_query["recall@budget"][cut]).mean()
+    assert comparison.delta["recall@budget"].value == pytest.approx(expected)
+    document = result.to_dict()["cut_by_lines"]
+    assert document == [comparison.to_dict()] and document[0]["queries"] == len(cut)
