@@ -38,7 +38,7 @@ from ..options import ChunkOptions
 from ..parse import ParsedFile
 from ..text import SourceText
 from .masking import Edit, MaskedSource, mask
-from .metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate
+from .metrics import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate
 from .queries import (
     DEFAULT_MIN_WORDS, DocQueryDraft, Query, QueryFileError, QuerySpec, check_specs, doc_queries,
     normalize_path, query_key, unique_texts,
@@ -206,7 +206,7 @@ class EvalResult:
             "retriever": self.retriever,
             "budget": self.config.budget,
             "hit_threshold": self.config.hit_threshold,
-            "confidence": 0.95,
+            "confidence": CONFIDENCE,
             "resamples": self.config.resamples,
             "seed": self.config.seed,
             "reference": self.reference,
