@@ -20,7 +20,7 @@ from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from .report import error
 
 VERBS = (chunk_cmd, stats_cmd, languages_cmd)
-OPTIONAL_VERBS = ("sweep_cmd",)
+OPTIONAL_VERBS = ("sweep_cmd", "eval_cmd")
 
 
 def _optional_verbs() -> list[ModuleType]:

@@ -109,6 +109,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
     parser.add_argument("--embedding-dim", type=cli_options.positive_int, default=DEFAULT_EMBEDDING_DIM,
                         metavar="N", help=f"vector dimensions for the index size estimate (default {DEFAULT_EMBEDDING_DIM})")
+    parser.add_argument("--retrieval", action="store_true",
+                        help="also evaluate retrieval (as `chunk-explorer eval` does, with BM25 and queries from "
+                             "the docs): recall@5 and recall@budget columns, a \"retrieval\" object in --json")
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print JSON instead of the table and chart")
     output.add_argument("--no-chart", action="store_true", help="the table only")
@@ -182,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
     show_progress = not args.quiet and stderr_is_terminal()
     with progress_bar(len(files_plan.files), f"sweeping {len(settings)} settings", show_progress) as on_progress:
         result = sweep_paths(files_plan, settings, jobs=jobs, on_progress=on_progress, embedding_dim=args.embedding_dim)
+    retrieval = _retrieval(files_plan, settings, current, resolved, jobs, show_progress) if args.retrieval else None
 
     saved = None
     if chosen is not None and result.files:
@@ -199,18 +203,26 @@ def run(args: argparse.Namespace) -> int:
             "current": current,
             **result.to_dict(),
             "saved": None if saved is None else {"index": chosen, "path": saved},
+            **({"retrieval": retrieval.to_dict()} if retrieval is not None else {}),
         }
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif result.files:
         console = _console()
-        print_table(console, result, current)
+        print_table(console, result, current, extra_columns=_retrieval_columns(retrieval) if retrieval else None)
+        if retrieval is not None:
+            console.print(f"recall@5, recall@budget: % with 95% intervals, ★ the best (BM25, {len(retrieval.queries):,} "
+                          "queries from docs; `chunk-explorer eval` shows every measure and the differences)",
+                          style="dim", markup=False)
         if not args.no_chart:
             print_chart(console, result)
 
     if not args.quiet:
         for line in run_summary(result, len(settings)):
             say(line)
+        if retrieval is not None:
+            say(f"Retrieval: {plural(len(retrieval.queries), 'query', 'queries')} from docs, BM25, "
+                f"in {retrieval.seconds:.1f} s." + "".join(f" Warning: {w}" for w in retrieval.warnings))
     if not result.files:
         say("No files to sweep: check the paths, or --include/--exclude." if not files_plan.skipped
             else "No files to sweep: every file was skipped (see above).")
@@ -277,7 +289,34 @@ def _axis_cells(result: SweepResult) -> tuple[list[str], list[list[str]]]:
 SIZE_KEYS = ("min", "median", "p95", "max")
 
 
-def print_table(console: Any, result: SweepResult, current: int | None) -> None:
+def _retrieval(files_plan: Any, settings: list[ChunkOptions], current: int | None,
+               resolved: cli_options.Resolved, jobs: int, show_progress: bool) -> Any:
+    """``--retrieval``: the evaluation of ``chunk-explorer eval`` over the same files and settings."""
+    from ..engine.retrieval import evaluate
+    from ..workspace.sources import read_sources
+    from .eval_cmd import eval_progress
+
+    sources, _ = read_sources(files_plan, resolved.walk.max_file_size)
+    with eval_progress(len(sources), len(settings), show_progress) as (on_progress, on_setting):
+        return evaluate(sources, settings, reference=current or 0, jobs=jobs, on_progress=on_progress,
+                        on_setting=on_setting)
+
+
+def _retrieval_columns(retrieval: Any) -> list[tuple[str, list[str]]]:
+    """recall@5 and recall@budget per setting, in %, with intervals; ★ marks the best."""
+    columns = []
+    for name in ("recall@5", "recall@budget"):
+        best = retrieval.best(name)
+        cells = []
+        for i, setting in enumerate(retrieval.settings):
+            m = setting.metrics[name]
+            cells.append(f"{100 * m.value:.1f} [{100 * m.low:.1f}–{100 * m.high:.1f}]" + (" ★" if i == best else "  "))
+        columns.append((name, cells))
+    return columns
+
+
+def print_table(console: Any, result: SweepResult, current: int | None,
+                extra_columns: list[tuple[str, list[str]]] | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -291,6 +330,8 @@ def print_table(console: Any, result: SweepResult, current: int | None) -> None:
         table.add_column(header, justify="right")
     for header in ("chunks", "min", "median", "p95", "max", "tiny%", "over%", "split defs", "doc_split%", "index"):
         table.add_column(header, justify="right")
+    for header, _ in extra_columns or ():
+        table.add_column(header, justify="right")
     for setting, axis in zip(result.settings, axis_rows):
         g = setting.summary.overall
         sizes = g.size_stats()
@@ -299,6 +340,7 @@ def print_table(console: Any, result: SweepResult, current: int | None) -> None:
         cells = [f"{setting.index + 1}{mark}", *axis, f"{g.chunks:,}", *(format_num(sizes[k]) for k in SIZE_KEYS),
                  format_pct(g.tiny_pct), format_pct(g.over_pct), split, format_pct(g.doc_split_pct),
                  human_bytes(setting.index_bytes)]
+        cells += [column[setting.index] for _, column in extra_columns or ()]
         table.add_row(*(Text(c) for c in cells), style="bold" if mark else "")
     console.print(table)
     if current is not None:

@@ -20,11 +20,13 @@ trimmed like a Python docstring.
 from __future__ import annotations
 
 import re
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from ..text import SourceText
 from .specs.comments import CommentSyntax
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 _PY_STRING = re.compile(r"""^[rRuU]?("{3}|'{3}|"|')(.*)\1$""", re.S)
 _LINE_MARKER = re.compile(r"^[ \t]*(?://[/!]?|#+|--+|;+|%+) ?", re.M)
@@ -58,6 +60,12 @@ def python_string_doc(literal: str) -> str | None:
 
 def python_docstring(body: Node, data: bytes) -> str | None:
     """The docstring of a Python ``block`` node: its first statement if that is a string."""
+    found = python_docstring_node(body, data)
+    return None if found is None else found[0]
+
+
+def python_docstring_node(body: Node, data: bytes) -> tuple[str | None, int, int] | None:
+    """``(docstring, start byte, end byte)`` of a Python ``block``'s docstring statement."""
     for i in range(body.named_child_count):
         child = body.named_child(i)
         if child is None or child.type == "comment":
@@ -68,7 +76,8 @@ def python_docstring(body: Node, data: bytes) -> str | None:
             node = child
         if node is None or node.type != "string":
             return None
-        return python_string_doc(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        doc = python_string_doc(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        return doc, child.start_byte, child.end_byte
     return None
 
 
@@ -138,6 +147,12 @@ class DocFinder:
 
     def doc_above(self, start: int, row: int | None = None) -> str | None:
         """The doc comment of the item starting at byte ``start`` (on line ``row``)."""
+        found = self.doc_range_above(start, row)
+        return None if found is None else found[0]
+
+    def doc_range_above(self, start: int, row: int | None = None) -> tuple[str | None, int, int] | None:
+        """``(doc, start byte, end byte)``: :meth:`doc_above` with where the comment sits
+        (whole lines, line breaks included, for comments on lines of their own)."""
         source, data = self.source, self.source.data
         starts = source.line_starts
         if row is None:
@@ -150,10 +165,11 @@ class DocFinder:
         if at > starts[row]:  # code before the item on its line: only "/** doc */ item" counts
             if not self.block or not data.endswith(self.block[1], starts[row], at):
                 return None
-            block = self._block_ending_at(data[starts[row] : at], starts[row])
-            return comment_doc([block]) if block else None
+            found = self._block_ending_at(data[starts[row] : at], starts[row])
+            return (comment_doc([found[0]]), found[1], at) if found else None
         texts: list[str] = []
         row -= 1
+        last_row = first_at = -1
         while row >= 0:
             line = data[starts[row] : starts[row + 1]].strip()
             if not line:
@@ -166,18 +182,24 @@ class DocFinder:
                 if not is_doc_comment(text, self.prefixes):
                     break
                 texts.append(text)
+                last_row = row if last_row < 0 else last_row
+                first_at = starts[row]
                 row -= 1
                 continue
             if self.block and not texts and line.endswith(self.block[1]):
-                block = self._block_ending_at(data[starts[row] : starts[row + 1]].rstrip(), starts[row])
-                if block:
-                    texts.append(block)
+                found = self._block_ending_at(data[starts[row] : starts[row + 1]].rstrip(), starts[row])
+                if found:
+                    texts.append(found[0])
+                    last_row, first_at = row, source.line_start_at(found[1])
             break
-        return comment_doc(texts[::-1]) if texts else None
+        if not texts:
+            return None
+        end = starts[last_row + 1] if last_row + 1 < len(starts) else len(data)
+        return comment_doc(texts[::-1]), first_at, end
 
-    def _block_ending_at(self, line: bytes, line_start: int) -> str | None:
+    def _block_ending_at(self, line: bytes, line_start: int) -> tuple[str, int] | None:
         """The block comment ending at the end of ``line`` (which starts at
-        ``line_start``), if it starts its own line and is a doc comment."""
+        ``line_start``), if it starts its own line and is a doc comment, and where it opens."""
         assert self.block is not None
         opener, closer = self.block
         if not line.endswith(closer):
@@ -192,4 +214,4 @@ class DocFinder:
         if data[own_line:at].strip():
             return None
         text = data[at:end].decode("utf-8", "replace")
-        return text if is_doc_comment(text, self.prefixes) else None
+        return (text, at) if is_doc_comment(text, self.prefixes) else None

@@ -81,6 +81,9 @@ class Entity:
     depth: int = 0
     #: Position in the file's sorted entity list (set with the scope index).
     index: int = -1
+    #: Where ``docstring`` sits in the source (UTF-8 bytes, end exclusive): a Python
+    #: docstring's statement, or a doc comment's whole lines (for masking it out).
+    doc_range: Range | None = None
 
     @property
     def byte_range(self) -> Range:

@@ -19,7 +19,8 @@ from typing import Any
 from tree_sitter import Node, Query, QueryCursor
 
 from ..parse import ParsedFile
-from .docstrings import DocFinder, python_docstring
+from ..model import Range
+from .docstrings import DocFinder, python_docstring_node
 from .entities import Entity, FileStructure
 from .imports import build_exports, build_imports
 from .scope import ScopeIndex, build_scope_tree
@@ -86,11 +87,14 @@ def _extract(parsed: ParsedFile, language: str, root: Node) -> FileStructure:
         entity.line_start = first = bisect_right(line_starts, entity.start) - 1
         entity.line_end = max(first, bisect_right(line_starts, entity.end - 1) - 1)
         if finder is not None:
-            entity.docstring = finder.doc_above(entity.start, first)
+            found = finder.doc_range_above(entity.start, first)
+            if found is not None and found[0] is not None:
+                entity.docstring, entity.doc_range = found[0], Range(found[1], found[2])
         elif spec.doc == "python" and entity_type in ("function", "class"):
             body = caps.get("body")
-            if body:
-                entity.docstring = python_docstring(body[0], data)
+            found = python_docstring_node(body[0], data) if body else None
+            if found is not None and found[0] is not None:
+                entity.docstring, entity.doc_range = found[0], Range(found[1], found[2])
         entities.append(entity)
     imports = build_imports(import_rows, source, spec)
     exports = build_exports(export_rows, source)
