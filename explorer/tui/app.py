@@ -163,7 +163,7 @@ class ChunkExplorerApp(App[int]):
         self.document = None
         if dropped:
             heap.release()  # the old file's cycles must be freed, not frozen
-        self.notify(message.reason, title=name, severity="warning")
+        self.notify(message.reason, title=name, severity="warning", markup=False)
 
     def on_chunks_ready(self, message: ChunksReady) -> None:
         self.service.chunking_finished(message.run)
@@ -175,7 +175,7 @@ class ChunkExplorerApp(App[int]):
     def on_chunking_failed(self, message: ChunkingFailed) -> None:
         self.service.chunking_finished(message.run)
         if message.generation == self.service.generation:
-            self.notify(message.reason, title="Chunking failed", severity="error")
+            self.notify(message.reason, title="Chunking failed", severity="error", markup=False)
 
     def on_options_changed(self, message: OptionsChanged) -> None:
         self.apply_options(message.options)
@@ -195,7 +195,7 @@ class ChunkExplorerApp(App[int]):
         try:
             self.apply_options(ChunkOptions.build(self.options, **changes))
         except ValueError as error:
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)
 
     # -- watching the directory -------------------------------------------------------------
     @work(group="watch", exclusive=True, exit_on_error=False, description="watch the explored directory")
@@ -206,7 +206,7 @@ class ChunkExplorerApp(App[int]):
             async for changes in awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter()):
                 self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
         except Exception as error:  # e.g. the inotify watch limit: the explorer still works, unwatched
-            self.notify(f"Not watching for changes: {error}", severity="warning")
+            self.notify(f"Not watching for changes: {error}", severity="warning", markup=False)
 
     def on_files_changed_on_disk(self, message: FilesChangedOnDisk) -> None:
         document = self.document
@@ -219,7 +219,7 @@ class ChunkExplorerApp(App[int]):
                 self.problem = f"{os.path.basename(open_path)} was deleted"
                 self.notify(
                     f"{os.path.basename(open_path)} was deleted on disk; still showing its last content",
-                    title="File deleted", severity="warning",
+                    title="File deleted", severity="warning", markup=False,
                 )
         folders = {os.path.dirname(path) for change, path in message.changes if change in ("added", "deleted")}
         if folders:
@@ -276,11 +276,11 @@ class ChunkExplorerApp(App[int]):
         from explorer.workspace.settings import save_settings
 
         try:
-            path = save_settings(self.root, self.options)
+            path = save_settings(self.root, self.options, path=self.settings_path)
         except Exception as error:  # unwritable, malformed existing file: say so, keep going
-            self.notify(str(error), title="Settings not saved", severity="error")
+            self.notify(str(error), title="Settings not saved", severity="error", markup=False)
             return
-        self.notify(f"Saved the parameters to {path}", title="Settings saved")
+        self.notify(f"Saved the parameters to {path}", title="Settings saved", markup=False)
 
     # -- export ----------------------------------------------------------------------------------
     def _target(self, path: str) -> str:
@@ -289,7 +289,7 @@ class ChunkExplorerApp(App[int]):
     def action_export(self) -> None:
         document = self.document
         if document is None:
-            self.notify("Open a file first", severity="warning")
+            self.notify("Open a file first", severity="warning", markup=False)
             return
         name = os.path.basename(document.path)
         self.push_screen(
@@ -361,12 +361,13 @@ class ChunkExplorerApp(App[int]):
             self.screen.dismiss(None)
         files = f" from {message.files} files" if message.files != 1 else ""
         failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
-        self.notify(f"Wrote {message.chunks} chunks{files} to {message.path}{failed}", title="Exported")
+        self.notify(f"Wrote {message.chunks} chunks{files} to {message.path}{failed}", title="Exported",
+                    markup=False)
 
     def on_export_failed(self, message: ExportFailed) -> None:
         if isinstance(self.screen, ExportProgressScreen):
             self.screen.dismiss(None)
-        self.notify(message.reason, title="Export failed", severity="error", timeout=10)
+        self.notify(message.reason, title="Export failed", severity="error", timeout=10, markup=False)
 
 
 def run(

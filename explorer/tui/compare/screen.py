@@ -27,6 +27,7 @@ from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
 
+from ..literal import literal, visible
 from ..state import Document, LoadedFile
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
@@ -168,7 +169,7 @@ class CompareScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "Compare"
-        self.sub_title = os.path.basename(self.file.path)
+        self.sub_title = visible(os.path.basename(self.file.path))
         for view in (self.first_view, self.second_view):
             view.message = "Chunking…"
             view.border_title = "…"
@@ -226,14 +227,14 @@ class CompareScreen(Screen):
             else:
                 view.show_document(document)
             view.set_overlays(split_overlays(side, view))
-            view.border_title = f"{name}: {side.label}"
-            view.border_subtitle = f"{side.summary.chunks:,} chunks · {split_summary(side)}"
+            view.border_title = literal(f"{name}: {side.label}")
+            view.border_subtitle = literal(f"{side.summary.chunks:,} chunks · {split_summary(side)}")
         self.query_one("#compare-measures", Static).update(measures_table(comparison))
 
     @on(ComparisonFailed)
     def _comparison_failed(self, message: ComparisonFailed) -> None:
         if message.generation == self.generation:
-            self.notify(message.reason, title="Cannot compare", severity="error")
+            self.notify(message.reason, title="Cannot compare", severity="error", markup=False)
 
     # -- scrolling together -----------------------------------------------------------------
     def _sync_scroll(self, other: OverlaySourceView, _value: float) -> None:
@@ -279,7 +280,7 @@ class CompareScreen(Screen):
         current = self.first_view.cursor_line
         ahead = [line for line in lines if (line > current if direction > 0 else line < current)]
         if not ahead:
-            self.notify("No more split definitions that way", timeout=2)
+            self.notify("No more split definitions that way", timeout=2, markup=False)
             return
         target = ahead[0] if direction > 0 else ahead[-1]
         start = source.line_starts[target]

@@ -7,7 +7,6 @@ to the same place, quietly, so they do not echo it back.
 
 from __future__ import annotations
 
-import os
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,7 +17,8 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
-from ..state import Document
+from ..literal import literal, visible
+from ..state import Document, display_path
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
@@ -114,8 +114,8 @@ class ExploreScreen(Screen):
     def _set_titles(self, document: Document) -> None:
         source = self.query_one(SourceView)
         file = document.file
-        name = os.path.relpath(document.path, self.app.root) if document.path.startswith(self.app.root) else document.path
-        source.border_title = name
+        name = display_path(document.path, self.app.root)
+        source.border_title = literal(name)
         language = file.parsed.language or "plain text"
         mode = f"line-based ({file.parsed.fallback})" if file.parsed.fallback else "AST"
         if file.partial:
@@ -123,7 +123,7 @@ class ExploreScreen(Screen):
         source.border_subtitle = f"{language} · {mode} · {file.source.line_count} lines"
         self.query_one("#chunks").border_title = "Chunks (…)" if file.partial else f"Chunks ({len(document.chunks)})"
         self.query_one(ChunkList).empty_message = "parsing and chunking…" if file.partial else "no chunks"
-        self.sub_title = name
+        self.sub_title = visible(name)
 
     def _options_changed(self, options) -> None:
         self.query_one(ParamsPanel).show_options(options)
@@ -134,7 +134,7 @@ class ExploreScreen(Screen):
             if problem:
                 source.show_message(problem)
         elif problem:  # e.g. deleted on disk: still showing the last content
-            source.border_subtitle = f"{problem} · showing its last content"
+            source.border_subtitle = literal(f"{problem} · showing its last content")
 
     # -- links between panes ------------------------------------------------------------------
     @property

@@ -26,6 +26,7 @@ from explorer.engine.sweep import DEFAULT_MAX_SIZES
 from explorer.engine.options import ChunkOptions
 from explorer.engine.sweep import SweepResult, settings_grid, sweep
 
+from ..literal import visible
 from ..processes import prepare_process_pools
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
@@ -125,7 +126,7 @@ class SweepScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "Sweep"
-        self.sub_title = self.root
+        self.sub_title = visible(self.root)
         table = self.query_one(DataTable)
         table.border_title = "Settings (enter: use · s: save to the settings file)"
         for name in TABLE_COLUMNS:
@@ -139,7 +140,7 @@ class SweepScreen(Screen):
             sizes = parse_sizes(self.query_one("#sweep-sizes", Input).value)
             settings = settings_grid(self.options, {"max_size": sizes})
         except ValueError as error:
-            self.notify(str(error), title="Cannot sweep", severity="error")
+            self.notify(str(error), title="Cannot sweep", severity="error", markup=False)
             return
         self.generation += 1
         progress = self.query_one(ProgressBar)
@@ -209,7 +210,7 @@ class SweepScreen(Screen):
     def _failed(self, message: SweepFailed) -> None:
         if message.generation == self.generation:
             self._status(f"The sweep failed: {message.reason}")
-            self.notify(message.reason, title="Sweep failed", severity="error")
+            self.notify(message.reason, title="Sweep failed", severity="error", markup=False)
 
     def _status(self, text: str) -> None:
         self.query_one("#sweep-status", Static).update(Text(text, style=LABEL))
@@ -231,7 +232,7 @@ class SweepScreen(Screen):
         if options is None:
             return
         self.app.apply_options(options)  # type: ignore[attr-defined]
-        self.notify(f"Using max size {options.max_size} {options.size_unit}", timeout=3)
+        self.notify(f"Using max size {options.max_size} {options.size_unit}", timeout=3, markup=False)
         self._mark_current()
 
     def action_save(self) -> None:
@@ -239,16 +240,16 @@ class SweepScreen(Screen):
 
         options = self.chosen
         if options is None:
-            self.notify("Run the sweep first", severity="warning")
+            self.notify("Run the sweep first", severity="warning", markup=False)
             return
         self.app.apply_options(options)  # type: ignore[attr-defined]
         self._mark_current()
         try:
             path = save_settings(self.root, options)
         except Exception as error:  # unwritable, malformed existing file: say so, keep going
-            self.notify(str(error), title="Settings not saved", severity="error")
+            self.notify(str(error), title="Settings not saved", severity="error", markup=False)
             return
-        self.notify(f"Saved max size {options.max_size} {options.size_unit} to {path}", title="Settings saved")
+        self.notify(f"Saved max size {options.max_size} {options.size_unit} to {path}", title="Settings saved", markup=False)
 
     def _mark_current(self) -> None:
         if self.result is None:

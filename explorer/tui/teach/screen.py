@@ -26,6 +26,7 @@ from textual.worker import get_current_worker
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import TraceStep
 
+from ..literal import literal, visible
 from ..messages import AstNodeSelected
 from ..state import Document, LoadedFile
 from ..widgets.ast.tree import AstTree
@@ -120,9 +121,9 @@ class TeachScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "Teach"
-        self.sub_title = os.path.basename(self.path)
+        self.sub_title = visible(os.path.basename(self.path))
         self.query_one("#teach-ast").border_title = "Syntax tree"
-        self.query_one("#teach-source").border_title = os.path.basename(self.path)
+        self.query_one("#teach-source").border_title = literal(os.path.basename(self.path))
         self.query_one("#teach-panel").border_title = "Step"
         self.query_one(StepNarration).show_step(None)
         self.query_one(TraceSourceView).focus()
@@ -188,8 +189,8 @@ class TeachScreen(Screen):
         self.file, self.path, self.sample = None, path, sample
         self.run = None
         name = os.path.basename(path)
-        self.sub_title = name
-        self.query_one("#teach-source").border_title = name
+        self.sub_title = visible(name)
+        self.query_one("#teach-source").border_title = literal(name)
         self.trace()
 
     def _options_changed(self, options: ChunkOptions) -> None:
@@ -221,7 +222,7 @@ class TeachScreen(Screen):
         if message.generation != self.generation:
             return
         self.query_one(TraceSourceView).show_message(message.reason)
-        self.notify(message.reason, title="Cannot trace this file", severity="error")
+        self.notify(message.reason, title="Cannot trace this file", severity="error", markup=False)
 
     # -- moving through the steps ---------------------------------------------------------
     @property
@@ -272,14 +273,14 @@ class TeachScreen(Screen):
         target = self.run.jump(self.index, kind, direction)
         if target is None:
             where = "after" if direction > 0 else "before"
-            self.notify(f"No step {where} this one where {DECISION_KINDS[kind][1]}", timeout=2)
+            self.notify(f"No step {where} this one where {DECISION_KINDS[kind][1]}", timeout=2, markup=False)
             return
         self.go(target)
 
     def action_cycle_kind(self) -> None:
         self.kind = KIND_ORDER[(KIND_ORDER.index(self.kind) + 1) % len(KIND_ORDER)]
         self._show_status()
-        self.notify(f"] and [ now jump to where {DECISION_KINDS[self.kind][1]}", timeout=2)
+        self.notify(f"] and [ now jump to where {DECISION_KINDS[self.kind][1]}", timeout=2, markup=False)
 
     @on(AstNodeSelected)
     def _ast_node_selected(self, message: AstNodeSelected) -> None:
