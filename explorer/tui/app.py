@@ -16,6 +16,7 @@ from textual.reactive import var
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
+from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import WalkOptions
 
 from . import heap
@@ -286,6 +287,11 @@ class ChunkExplorerApp(App[int]):
     def _target(self, path: str) -> str:
         return os.path.abspath(os.path.join(self.start_dir, os.path.expanduser(path)))
 
+    def _export_refusal(self, target: str) -> str | None:
+        """Why an export must not write ``target`` (the open file, a source in the tree), or None."""
+        shown = [self.document.path] if self.document is not None else []
+        return export_refusal(target, self.root, self.walk_options, shown)
+
     def action_export(self) -> None:
         document = self.document
         if document is None:
@@ -297,6 +303,7 @@ class ChunkExplorerApp(App[int]):
                 "Export chunks",
                 f"{len(document.chunks)} chunks of {name}, as JSON (the schema of `chunk-explorer chunk`):",
                 default_export_path(self.start_dir, name),
+                resolve=self._target, refuse=self._export_refusal,
             ),
             self._export_document,
         )
@@ -323,6 +330,7 @@ class ChunkExplorerApp(App[int]):
                 "Export the whole tree",
                 f"Chunk every file under {self.root} (walker rules, .gitignore) into one JSON document:",
                 default_export_path(self.start_dir, os.path.basename(self.root.rstrip(os.sep)) or "root"),
+                resolve=self._target, refuse=self._export_refusal,
             ),
             self._export_tree,
         )

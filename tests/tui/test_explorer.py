@@ -17,7 +17,7 @@ from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.scope.tree import ScopeTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, notified, wait_for, wait_until_idle
 
 
 def expected_chunks(path: Path, options: ChunkOptions, root: Path):
@@ -208,7 +208,7 @@ async def test_moving_the_source_cursor_selects_chunk_node_and_entity(project: P
         screen = app.explore
         source = screen.query_one(SourceView)
         text = path.read_text()
-        line = next(i for i, l in enumerate(text.splitlines()) if "left = self.available" in l)
+        line = next(i for i, row in enumerate(text.splitlines()) if "left = self.available" in row)
         column = text.splitlines()[line].index("available")
         source.focus()
         source.move_cursor(line, column)
@@ -293,14 +293,15 @@ async def test_a_binary_file_is_reported_not_shown(project: Path):
     path = project / "logo.png"
     path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     app = make_app(path)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    messages: list = []
+    async with app.run_test(message_hook=messages.append, size=SIZE, notifications=True) as pilot:
         await open_app(app, pilot)
         assert app.document is None
         assert app.problem == "logo.png: Not a text file: contains NUL bytes"
         source = app.explore.query_one(SourceView)
         rows = [source.render_line(y).text for y in range(source.size.height)]
         assert any("Not a text file" in row for row in rows)
-        assert any("Not a text file" in n.message for n in app._notifications)
+        assert any("Not a text file" in n.message for n in notified(messages))
         # Opening a text file afterwards works.
         app.open_file(str(project / "inventory.py"))
         await wait_for(pilot, lambda: app.document is not None, what="the next file")

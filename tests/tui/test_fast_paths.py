@@ -110,10 +110,12 @@ async def test_the_open_file_is_frozen_and_released_when_replaced(project: Path)
         gc.disable()  # no full collection may run by chance while this is checked
         try:
             app.post_message(FileChosen(str(project / "router.ts")))
-            await wait_for(pilot, lambda: app.document is not first and not app.document.file.partial,
+            replaced = [first]  # (a list: the reference is dropped below, before collecting)
+            await wait_for(pilot, lambda: app.document is not replaced[0] and not app.document.file.partial,
                            what="the second file")
             await wait_until_idle(pilot, app)
             assert gc.get_freeze_count() == 0
+            replaced.clear()
             del first
             assert gc.collect() > 0, "what was handed back (the old file, its tree rows) is collected"
             assert gc.get_freeze_count() > 0, "the new file is frozen right after that collection"
