@@ -39,7 +39,7 @@ from .screens.export import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_sweep, open_teach
-from .processes import prepare_process_pools
+from .processes import start_resource_tracker
 from .workers import DocumentService
 
 #: Step of the +/- keys per size unit.
@@ -116,7 +116,9 @@ class ChunkExplorerApp(App[int]):
     def on_load(self) -> None:
         # Everything imported so far lives as long as the app: keep full collections
         # from walking it while the screens are built (see heap.py).
+        heap.install()
         heap.keep()
+        start_resource_tracker()  # while stderr is still a real file (see processes.py)
 
     def on_mount(self) -> None:
         if self.initial_file is not None:
@@ -128,7 +130,7 @@ class ChunkExplorerApp(App[int]):
             self.watch_files()
 
     def on_unmount(self) -> None:
-        heap.release()
+        heap.uninstall()
 
     # -- opening and chunking -------------------------------------------------------------
     def open_file(self, path: str, *, reloaded: bool = False) -> None:
@@ -340,7 +342,6 @@ class ChunkExplorerApp(App[int]):
             return
         target = self._target(path)
         self.push_screen(ExportProgressScreen(target))
-        prepare_process_pools()  # big trees are chunked by a process pool
         self.run_worker(
             partial(self._export_tree_worker, target, self.options), name="export tree", group="export",
             exclusive=True, thread=True, exit_on_error=False, description="export the whole tree",

@@ -27,7 +27,6 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.sweep import SweepResult, settings_grid, sweep
 
 from ..literal import visible
-from ..processes import prepare_process_pools
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 
@@ -147,8 +146,6 @@ class SweepScreen(Screen):
         progress.update(total=None, progress=0)
         self._status(f"Sweeping {len(settings)} settings over {self.root} …")
         walk = getattr(self.app, "walk_options", None)
-        if self.jobs != 1:
-            prepare_process_pools()
         self.run_worker(
             partial(self._sweep_worker, settings, walk, self.generation), name="sweep", group="sweep",
             exclusive=True, thread=True, exit_on_error=False, description="sweep the explored directory",
