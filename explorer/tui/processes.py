@@ -10,13 +10,14 @@ it. Nothing of the process (``sys.stderr`` included) is swapped or patched.
 
 from __future__ import annotations
 
+import contextlib
+
 
 def start_resource_tracker() -> None:
     """Start multiprocessing's resource tracker now (cheap once it runs). Call it from
     the app's load handler, while ``sys.stderr`` is still the embedding process's."""
     from multiprocessing import resource_tracker
 
-    try:
+    # Without a usable stderr at all, pools fail per run instead, and say so.
+    with contextlib.suppress(Exception):
         resource_tracker.ensure_running()
-    except Exception:  # no usable stderr at all: pools then fail per run, and say so
-        pass
