@@ -88,3 +88,22 @@ async def test_palette_entries_show_sample_descriptions_literally(tmp_path: Path
         assert Content.from_markup(rust.prompt).plain == "teach: open sample inventory.rs"
         found = [hit async for hit in ToolCommands(app.screen).search("rs")]
         assert all(Content.from_markup(hit.prompt).plain == hit.text for hit in found)
+
+
+async def test_a_file_beside_the_root_with_the_same_prefix_is_titled_by_its_full_path(tmp_path: Path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "a.py").write_text("a = 1\n")
+    beside = tmp_path / "project2" / "b.py"  # "/…/proj" is a prefix of "/…/project2"
+    beside.parent.mkdir()
+    beside.write_text("b = 2\n")
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_file(str(root / "a.py"))
+        await wait_for(pilot, lambda: app.document is not None, what="a.py")
+        source = app.explore.query_one(SourceView)
+        assert shown(source.border_title) == "a.py"
+        app.open_file(str(beside))
+        await wait_for(pilot, lambda: app.document.path == str(beside), what="b.py")
+        await pilot.pause()
+        assert shown(source.border_title) == str(beside)
