@@ -33,6 +33,7 @@ from .messages import (
     FileOpenFailed,
     FilesChangedOnDisk,
     OptionsChanged,
+    SettingChosen,
 )
 from .screens.explore import ExploreScreen
 from .screens.export import ExportProgressScreen, ExportScreen
@@ -182,6 +183,11 @@ class ChunkExplorerApp(App[int]):
 
     def on_options_changed(self, message: OptionsChanged) -> None:
         self.apply_options(message.options)
+
+    def on_setting_chosen(self, message: SettingChosen) -> None:
+        self.apply_options(message.options)
+        if message.save:
+            self.action_save_settings()
 
     def apply_options(self, options: ChunkOptions) -> None:
         """New parameters: re-chunk the open file (re-parse only for a new language or strategy)."""

@@ -80,10 +80,10 @@ async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Pat
 
         sizes.value = "big"
         sizes.focus()  # a finished sweep puts the focus on the table
-        before = screen.generation
+        before = screen.sweeping.generation
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.generation == before, "nothing runs on bad input"
+        assert screen.sweeping.generation == before, "nothing runs on bad input"
         assert any("'big' is not a positive whole number" in n.message for n in notified(messages))
         assert not (project / SETTINGS_FILE).exists(), "nothing is saved unless asked"
 
