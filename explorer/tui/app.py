@@ -269,7 +269,7 @@ class ChunkExplorerApp(App[int]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
-    def action_quit(self) -> None:
+    async def action_quit(self) -> None:
         self.exit(0)
 
     def action_reload(self) -> None:
@@ -355,10 +355,14 @@ class ChunkExplorerApp(App[int]):
 
     def _export_tree_worker(self, target: str, options: ChunkOptions) -> None:
         worker = get_current_worker()
+
+        def progressed(done: int, total: int) -> None:
+            self.post_message(ExportProgressed(done, total))
+
         try:
             result = export_tree(
                 self.root, options, self.walk_options, target,
-                on_progress=lambda done, total: self.post_message(ExportProgressed(done, total)),
+                on_progress=progressed,
                 is_cancelled=lambda: worker.is_cancelled,
             )
         except Exception as error:
