@@ -238,10 +238,9 @@ class ChunkExplorerApp(App[int]):
     def action_size_step(self, direction: int) -> None:
         """Move the max size to the next multiple of the unit's step, up or down."""
         size, step = self.options.max_size, SIZE_STEPS.get(self.options.size_unit, 100)
-        if direction > 0:
-            size = (size // step + 1) * step
-        else:
-            size = ((size - 1) // step) * step or max(1, size // 2)
+        up = (size // step + 1) * step
+        down = ((size - 1) // step) * step or max(1, size // 2)
+        size = up if direction > 0 else down
         if size != self.options.max_size:
             self.set_option(max_size=size)
 
