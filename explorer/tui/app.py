@@ -112,7 +112,9 @@ class ChunkExplorerApp(App[int]):
 
     @property
     def explore(self) -> ExploreScreen:
-        return self.get_screen("explore")  # type: ignore[return-value]
+        screen = self.get_screen("explore")
+        assert isinstance(screen, ExploreScreen)
+        return screen
 
     def on_load(self) -> None:
         # Everything imported so far lives as long as the app: keep full collections

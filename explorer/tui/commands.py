@@ -84,4 +84,6 @@ class ExplorerCommands(CommandListProvider):
     """The explorer's own commands."""
 
     def _commands(self) -> list[Command]:
-        return explorer_commands(self.app)  # type: ignore[arg-type]
+        from .app import ChunkExplorerApp  # (the app imports this module)
+
+        return explorer_commands(self.app) if isinstance(self.app, ChunkExplorerApp) else []

@@ -98,4 +98,6 @@ class ToolCommands(CommandListProvider):
     """Palette commands of teach mode, the compare view and the sweep panel."""
 
     def _commands(self) -> list[Command]:
-        return tool_commands(self.app)  # type: ignore[arg-type]
+        from .app import ChunkExplorerApp  # (the app imports this module)
+
+        return tool_commands(self.app) if isinstance(self.app, ChunkExplorerApp) else []

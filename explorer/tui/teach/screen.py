@@ -102,10 +102,12 @@ class TeachScreen(Screen):
 
     def __init__(self, *, file: LoadedFile | None = None, path: str | None = None, sample: bool = False):
         super().__init__()
-        if file is None and path is None:
-            raise ValueError("teach mode needs a loaded file or a path")
+        if path is None:
+            if file is None:
+                raise ValueError("teach mode needs a loaded file or a path")
+            path = file.path
         self.file = file
-        self.path = path if path is not None else file.path  # type: ignore[union-attr]
+        self.path = path
         #: A sample's language comes from its name, whatever the explorer's override says.
         self.sample = sample
         self.run: TraceRun | None = None
