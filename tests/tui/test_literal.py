@@ -7,10 +7,12 @@ from pathlib import Path
 from textual.content import Content
 from textual.fuzzy import Matcher
 from textual.notifications import Notify
+from textual.widgets import Input
 
 from explorer.tui.commands import ExplorerCommands
 from explorer.tui.compare.screen import CompareScreen
 from explorer.tui.literal import highlighted, literal
+from explorer.tui.screens.export import ExportScreen
 from explorer.tui.teach.screen import TeachScreen
 from explorer.tui.tools import ToolCommands
 from explorer.tui.widgets.source.view import SourceView
@@ -63,8 +65,16 @@ async def test_file_names_with_markup_show_literally_in_titles_and_notifications
 
         app.action_save_settings()
         await pilot.pause()
+        # An export to a file whose name is markup: the notification names it literally.
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), what="the export dialog")
+        app.screen.query_one(Input).value = str(tmp_path / "[red]out.json")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(isinstance(m, Notify) and m.notification.title == "Exported"
+                                          for m in messages), what="the export")
         notes = [m.notification for m in messages if isinstance(m, Notify)]
-        assert notes and all(not n.markup for n in notes)
+        assert any("[red]out.json" in n.message for n in notes)
+        assert len(notes) >= 2 and all(not n.markup for n in notes)
 
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen), what="teach mode")
