@@ -82,3 +82,27 @@ def test_no_private_textual_module_is_imported():
     offenders = [str(path.relative_to(TUI)) for path in TUI.rglob("*.py") if private.search(path.read_text())]
     assert offenders == []
     assert textual.__version__  # (the check above ran against the installed Textual)
+
+
+def test_no_private_textual_attribute_is_reached_on_other_objects():
+    """``app._notifications``, ``Footer._bindings_ready`` and the like, in the TUI and its tests."""
+    from textual.app import App
+    from textual.screen import Screen
+    from textual.widgets import DataTable, DirectoryTree, Footer, Input, Tree
+
+    textual_names: set[str] = set()
+    for cls in (App, Screen, Tree, DirectoryTree, Input, Footer, DataTable):
+        textual_names |= textual_private_names(cls)
+    found = []
+    tests = Path(__file__).parent
+    for path in [*TUI.rglob("*.py"), *tests.rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Attribute) and node.attr in textual_names):
+                continue
+            receiver = node.value
+            if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+                continue  # a class's own attribute (the test above checks it against Textual's)
+            if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+                continue
+            found.append(f"{path.name}:{node.lineno} .{node.attr}")
+    assert found == []
