@@ -166,9 +166,9 @@ def save_settings(
         for line in _HEADER.splitlines():
             document.add(tomlkit.comment(line.lstrip("# ")))
         document.add(tomlkit.nl())
-    _update_values(_chunk_container(document), settings_chunk_values(options), _CHUNK_ALIASES)
+    _update_values(_table_of(document, CHUNK_TABLE, path), settings_chunk_values(options), _CHUNK_ALIASES)
     if walk is not None:
-        _update_values(_table_of(document, WALK_TABLE), settings_walk_values(walk), {})
+        _update_values(_table_of(document, WALK_TABLE, path), settings_walk_values(walk), {})
     write_atomic(path, tomlkit.dumps(document))
     return path
 
@@ -188,39 +188,27 @@ def settings_walk_values(walk: WalkOptions) -> dict[str, Any]:
     }
 
 
-def _chunk_container(document: Any) -> Any:
-    """Where the chunk options go: the ``[chunk]`` table, or the top level of a file
-    that writes them there (the short form) and has no ``[chunk]`` table."""
-    if CHUNK_TABLE not in document:
-        names = {f.name for f in fields(ChunkOptions)}
-        top_level = {_CHUNK_ALIASES.get(_key(k), _key(k)) for k, v in document.items() if not isinstance(v, dict)}
-        if top_level & names:
-            return document
-    return _table_of(document, CHUNK_TABLE)
-
-
-def _table_of(document: Any, name: str) -> Any:
+def _table_of(document: Any, name: str, path: str) -> Any:
     table = document.get(name)
     if table is None:
         table = tomlkit.table()
         document.add(name, table)
     elif not isinstance(table, dict):
-        raise SettingsError(f"{name} must be a table ([{name}])")
+        raise SettingsError(f"{path}: {name} must be a table ([{name}])")
     return table
 
 
 def _update_values(container: Any, values: dict[str, Any], aliases: dict[str, str]) -> None:
-    """Set ``values`` in a tomlkit table (or document), in place: a key already written
+    """Set ``values`` in a tomlkit table, in place: a key already written
     (under an alias or with dashes) keeps its spelling, place and comment; a None value
     removes the key; new keys go after the last one."""
     spelled = {aliases.get(_key(key), _key(key)): key for key in list(container.keys())}
     # Comments and blank lines at the end of a table introduce what follows it: new
     # keys go before them.
     trailing: list[Any] = []
-    if not isinstance(container, tomlkit.TOMLDocument):  # (at the top level they go before the first table)
-        body = container.value.body
-        while body and body[-1][0] is None:
-            trailing.insert(0, body.pop()[1])
+    body = container.value.body
+    while body and body[-1][0] is None:
+        trailing.insert(0, body.pop()[1])
     for key, value in values.items():
         existing = spelled.get(key, key)
         if value is None:

@@ -150,17 +150,6 @@ def test_save_refuses_to_edit_a_malformed_file(tmp_path) -> None:
     assert path.read_text() == "[chunk\nmax_size = 5\n"
 
 
-def test_save_edits_options_written_at_the_top_level_in_place(tmp_path) -> None:
-    path = tmp_path / SETTINGS_FILE
-    path.write_text("# short form\nmax_size = 1000  # ours\n\n[walk]\nexclude = []\n")
-    save_settings(tmp_path, ChunkOptions(max_size=800))
-    text = path.read_text()
-    assert text.startswith("# short form\nmax_size = 800  # ours\n")
-    assert "[chunk]" not in text
-    data = tomllib.loads(text)
-    assert data["size_unit"] == "nws" and data["walk"] == {"exclude": []}
-
-
 def test_a_new_file_starts_with_its_header(tmp_path) -> None:
     save_settings(tmp_path, ChunkOptions(max_size=600))
     text = (tmp_path / SETTINGS_FILE).read_text()
