@@ -101,9 +101,9 @@ async def compare_shots(out: Path) -> None:
         save(app, out, "compare-baseline")
         screen = app.screen
         assert isinstance(screen, CompareScreen)
-        generation = screen.generation
+        generation = screen.comparing.generation
         await pilot.press("b")  # a second set: twice the max size
-        await wait_for(pilot, lambda: screen.comparison is not None and screen.generation > generation
+        await wait_for(pilot, lambda: screen.comparison is not None and screen.comparing.generation > generation
                        and screen.comparison.second.options.strategy == "ast")
         await pilot.pause(0.3)
         save(app, out, "compare-second-set")

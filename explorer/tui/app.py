@@ -16,6 +16,7 @@ from textual.reactive import var
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
+from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import WalkOptions
 
 from . import heap
@@ -32,13 +33,14 @@ from .messages import (
     FileOpenFailed,
     FilesChangedOnDisk,
     OptionsChanged,
+    SettingChosen,
 )
 from .screens.explore import ExploreScreen
 from .screens.export import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_sweep, open_teach
-from .processes import prepare_process_pools
+from .processes import start_resource_tracker
 from .workers import DocumentService
 
 #: Step of the +/- keys per size unit.
@@ -110,12 +112,16 @@ class ChunkExplorerApp(App[int]):
 
     @property
     def explore(self) -> ExploreScreen:
-        return self.get_screen("explore")  # type: ignore[return-value]
+        screen = self.get_screen("explore")
+        assert isinstance(screen, ExploreScreen)
+        return screen
 
     def on_load(self) -> None:
         # Everything imported so far lives as long as the app: keep full collections
         # from walking it while the screens are built (see heap.py).
+        heap.install()
         heap.keep()
+        start_resource_tracker()  # while stderr is still a real file (see processes.py)
 
     def on_mount(self) -> None:
         if self.initial_file is not None:
@@ -127,7 +133,7 @@ class ChunkExplorerApp(App[int]):
             self.watch_files()
 
     def on_unmount(self) -> None:
-        heap.release()
+        heap.uninstall()
 
     # -- opening and chunking -------------------------------------------------------------
     def open_file(self, path: str, *, reloaded: bool = False) -> None:
@@ -163,7 +169,7 @@ class ChunkExplorerApp(App[int]):
         self.document = None
         if dropped:
             heap.release()  # the old file's cycles must be freed, not frozen
-        self.notify(message.reason, title=name, severity="warning")
+        self.notify(message.reason, title=name, severity="warning", markup=False)
 
     def on_chunks_ready(self, message: ChunksReady) -> None:
         self.service.chunking_finished(message.run)
@@ -175,10 +181,15 @@ class ChunkExplorerApp(App[int]):
     def on_chunking_failed(self, message: ChunkingFailed) -> None:
         self.service.chunking_finished(message.run)
         if message.generation == self.service.generation:
-            self.notify(message.reason, title="Chunking failed", severity="error")
+            self.notify(message.reason, title="Chunking failed", severity="error", markup=False)
 
     def on_options_changed(self, message: OptionsChanged) -> None:
         self.apply_options(message.options)
+
+    def on_setting_chosen(self, message: SettingChosen) -> None:
+        self.apply_options(message.options)
+        if message.save:
+            self.action_save_settings()
 
     def apply_options(self, options: ChunkOptions) -> None:
         """New parameters: re-chunk the open file (re-parse only for a new language or strategy)."""
@@ -195,7 +206,7 @@ class ChunkExplorerApp(App[int]):
         try:
             self.apply_options(ChunkOptions.build(self.options, **changes))
         except ValueError as error:
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)
 
     # -- watching the directory -------------------------------------------------------------
     @work(group="watch", exclusive=True, exit_on_error=False, description="watch the explored directory")
@@ -206,7 +217,7 @@ class ChunkExplorerApp(App[int]):
             async for changes in awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter()):
                 self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
         except Exception as error:  # e.g. the inotify watch limit: the explorer still works, unwatched
-            self.notify(f"Not watching for changes: {error}", severity="warning")
+            self.notify(f"Not watching for changes: {error}", severity="warning", markup=False)
 
     def on_files_changed_on_disk(self, message: FilesChangedOnDisk) -> None:
         document = self.document
@@ -219,7 +230,7 @@ class ChunkExplorerApp(App[int]):
                 self.problem = f"{os.path.basename(open_path)} was deleted"
                 self.notify(
                     f"{os.path.basename(open_path)} was deleted on disk; still showing its last content",
-                    title="File deleted", severity="warning",
+                    title="File deleted", severity="warning", markup=False,
                 )
         folders = {os.path.dirname(path) for change, path in message.changes if change in ("added", "deleted")}
         if folders:
@@ -229,10 +240,9 @@ class ChunkExplorerApp(App[int]):
     def action_size_step(self, direction: int) -> None:
         """Move the max size to the next multiple of the unit's step, up or down."""
         size, step = self.options.max_size, SIZE_STEPS.get(self.options.size_unit, 100)
-        if direction > 0:
-            size = (size // step + 1) * step
-        else:
-            size = ((size - 1) // step) * step or max(1, size // 2)
+        up = (size // step + 1) * step
+        down = ((size - 1) // step) * step or max(1, size // 2)
+        size = up if direction > 0 else down
         if size != self.options.max_size:
             self.set_option(max_size=size)
 
@@ -260,7 +270,7 @@ class ChunkExplorerApp(App[int]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
-    def action_quit(self) -> None:
+    async def action_quit(self) -> None:
         self.exit(0)
 
     def action_reload(self) -> None:
@@ -276,20 +286,25 @@ class ChunkExplorerApp(App[int]):
         from explorer.workspace.settings import save_settings
 
         try:
-            path = save_settings(self.root, self.options)
+            path = save_settings(self.root, self.options, path=self.settings_path)
         except Exception as error:  # unwritable, malformed existing file: say so, keep going
-            self.notify(str(error), title="Settings not saved", severity="error")
+            self.notify(str(error), title="Settings not saved", severity="error", markup=False)
             return
-        self.notify(f"Saved the parameters to {path}", title="Settings saved")
+        self.notify(f"Saved the parameters to {path}", title="Settings saved", markup=False)
 
     # -- export ----------------------------------------------------------------------------------
     def _target(self, path: str) -> str:
         return os.path.abspath(os.path.join(self.start_dir, os.path.expanduser(path)))
 
+    def _export_refusal(self, target: str) -> str | None:
+        """Why an export must not write ``target`` (the open file, a source in the tree), or None."""
+        shown = [self.document.path] if self.document is not None else []
+        return export_refusal(target, self.root, self.walk_options, shown)
+
     def action_export(self) -> None:
         document = self.document
         if document is None:
-            self.notify("Open a file first", severity="warning")
+            self.notify("Open a file first", severity="warning", markup=False)
             return
         name = os.path.basename(document.path)
         self.push_screen(
@@ -297,6 +312,7 @@ class ChunkExplorerApp(App[int]):
                 "Export chunks",
                 f"{len(document.chunks)} chunks of {name}, as JSON (the schema of `chunk-explorer chunk`):",
                 default_export_path(self.start_dir, name),
+                resolve=self._target, refuse=self._export_refusal,
             ),
             self._export_document,
         )
@@ -323,6 +339,7 @@ class ChunkExplorerApp(App[int]):
                 "Export the whole tree",
                 f"Chunk every file under {self.root} (walker rules, .gitignore) into one JSON document:",
                 default_export_path(self.start_dir, os.path.basename(self.root.rstrip(os.sep)) or "root"),
+                resolve=self._target, refuse=self._export_refusal,
             ),
             self._export_tree,
         )
@@ -332,7 +349,6 @@ class ChunkExplorerApp(App[int]):
             return
         target = self._target(path)
         self.push_screen(ExportProgressScreen(target))
-        prepare_process_pools()  # big trees are chunked by a process pool
         self.run_worker(
             partial(self._export_tree_worker, target, self.options), name="export tree", group="export",
             exclusive=True, thread=True, exit_on_error=False, description="export the whole tree",
@@ -340,10 +356,14 @@ class ChunkExplorerApp(App[int]):
 
     def _export_tree_worker(self, target: str, options: ChunkOptions) -> None:
         worker = get_current_worker()
+
+        def progressed(done: int, total: int) -> None:
+            self.post_message(ExportProgressed(done, total))
+
         try:
             result = export_tree(
                 self.root, options, self.walk_options, target,
-                on_progress=lambda done, total: self.post_message(ExportProgressed(done, total)),
+                on_progress=progressed,
                 is_cancelled=lambda: worker.is_cancelled,
             )
         except Exception as error:
@@ -361,12 +381,13 @@ class ChunkExplorerApp(App[int]):
             self.screen.dismiss(None)
         files = f" from {message.files} files" if message.files != 1 else ""
         failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
-        self.notify(f"Wrote {message.chunks} chunks{files} to {message.path}{failed}", title="Exported")
+        self.notify(f"Wrote {message.chunks} chunks{files} to {message.path}{failed}", title="Exported",
+                    markup=False)
 
     def on_export_failed(self, message: ExportFailed) -> None:
         if isinstance(self.screen, ExportProgressScreen):
             self.screen.dismiss(None)
-        self.notify(message.reason, title="Export failed", severity="error", timeout=10)
+        self.notify(message.reason, title="Export failed", severity="error", timeout=10, markup=False)
 
 
 def run(

@@ -7,8 +7,11 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 
 from explorer.engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES
+
+from .literal import highlighted, literal
 
 if TYPE_CHECKING:
     from .app import ChunkExplorerApp
@@ -57,25 +60,30 @@ def explorer_commands(app: ChunkExplorerApp) -> list[Command]:
 
 
 class CommandListProvider(Provider):
-    """A palette provider over a list of ``(name, callback, help)`` commands."""
+    """A palette provider over a list of ``(name, callback, help)`` commands.
+
+    Names and help may quote files (a sample's description says ``#[derive]``): both are
+    shown literally, never read as markup."""
 
     def _commands(self) -> list[Command]:
         raise NotImplementedError
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._commands():
-            yield DiscoveryHit(name, callback, help=help_text)
+            yield DiscoveryHit(literal(name), callback, text=name, help=escape(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, callback, help_text in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), callback, help=help_text)
+                yield Hit(score, highlighted(matcher, name), callback, text=name, help=escape(help_text))
 
 
 class ExplorerCommands(CommandListProvider):
     """The explorer's own commands."""
 
     def _commands(self) -> list[Command]:
-        return explorer_commands(self.app)  # type: ignore[arg-type]
+        from .app import ChunkExplorerApp  # (the app imports this module)
+
+        return explorer_commands(self.app) if isinstance(self.app, ChunkExplorerApp) else []

@@ -17,8 +17,11 @@ the collector (``gc.unfreeze``), and frozen again only at the end of a full
 collection (a ``gc.callbacks`` hook), so that the dropped objects' cycles are
 freed, not frozen.
 
-The collector's state belongs to the process, so this is module state. Pure
-Python, no Textual: the app calls these from its handlers (UI thread).
+The collector's state belongs to the process, so this is module state, in force
+only while an app runs: the app calls :func:`install` when it loads and
+:func:`uninstall` when it unmounts, which hands everything back and removes the
+hook, so that a process embedding the app (a test run) keeps its collector as it
+was. Pure Python, no Textual: the app calls these from its handlers (UI thread).
 """
 
 from __future__ import annotations
@@ -32,10 +35,29 @@ _waiting = False
 _frozen = False
 
 
+def install() -> None:
+    """Start managing the collector (the app has loaded)."""
+    global _released, _waiting
+    _released = _waiting = False
+    if _after_collection not in gc.callbacks:
+        gc.callbacks.append(_after_collection)
+
+
+def uninstall() -> None:
+    """Stop managing the collector (the app has ended): nothing stays frozen, no hook stays."""
+    global _released, _waiting
+    release()
+    _released = _waiting = False
+    while _after_collection in gc.callbacks:
+        gc.callbacks.remove(_after_collection)
+
+
 def keep() -> None:
     """Everything alive now lives long (the app's modules, a loaded file): freeze
     it now, or right after the next full collection if dropped objects wait for it."""
     global _waiting, _frozen
+    if _after_collection not in gc.callbacks:
+        return  # not installed: no app runs
     if _released:
         _waiting = True
         return
@@ -65,5 +87,3 @@ def _after_collection(phase: str, info: dict) -> None:
         gc.freeze()
         _frozen = True
 
-
-gc.callbacks.append(_after_collection)

@@ -98,6 +98,15 @@ class OptionsChanged(Message):
 
 
 @dataclass
+class SettingChosen(Message):
+    """The user chose a setting (in the sweep panel) to use, and perhaps to save."""
+
+    options: ChunkOptions
+    #: Also write it to the settings file.
+    save: bool = False
+
+
+@dataclass
 class ChunkSelected(Message):
     """A chunk was picked in the chunk list."""
 

@@ -1,32 +1,23 @@
 """Letting the engine's process pools start inside the Textual app.
 
-Textual replaces ``sys.stderr`` with a capture object whose ``fileno()`` is -1.
 multiprocessing's resource tracker, started the first time a forkserver or spawn
-pool starts a process, passes ``sys.stderr.fileno()`` to its child and fails with
-"bad value(s) in fds_to_keep". Starting the tracker once with the real stderr in
-place (on the UI thread, so no other code sees the swap) avoids that; every later
-pool reuses the running tracker.
+pool starts a process, passes ``sys.stderr.fileno()`` to its child. While the app
+runs, Textual has replaced ``sys.stderr`` with a capture object whose ``fileno()``
+is -1, and the tracker fails with "bad value(s) in fds_to_keep". So the app starts
+the tracker when it loads, before Textual captures stderr; every later pool reuses
+it. Nothing of the process (``sys.stderr`` included) is swapped or patched.
 """
 
 from __future__ import annotations
 
-import sys
+import contextlib
 
 
-def prepare_process_pools() -> None:
-    """Start multiprocessing's resource tracker with a real stderr (cheap once it runs)."""
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker now (cheap once it runs). Call it from
+    the app's load handler, while ``sys.stderr`` is still the embedding process's."""
     from multiprocessing import resource_tracker
 
-    try:
-        if sys.stderr is not None and sys.stderr.fileno() >= 0:
-            resource_tracker.ensure_running()
-            return
-    except (AttributeError, OSError, ValueError):
-        pass
-    captured, sys.stderr = sys.stderr, sys.__stderr__
-    try:
+    # Without a usable stderr at all, pools fail per run instead, and say so.
+    with contextlib.suppress(Exception):
         resource_tracker.ensure_running()
-    except Exception:  # no usable stderr at all: pools fall back to failing per run, reported
-        pass
-    finally:
-        sys.stderr = captured

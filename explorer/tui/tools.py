@@ -50,7 +50,7 @@ def open_teach(app: ChunkExplorerApp, sample: str | None = None) -> None:
     found = {s.language: s for s in list_samples()} | {s.name: s for s in list_samples()}
     chosen = found.get(sample or DEFAULT_SAMPLE)
     if chosen is None:
-        app.notify(f"No sample named {sample}", severity="error")
+        app.notify(f"No sample named {sample}", severity="error", markup=False)
         return
     if isinstance(app.screen, TeachScreen):
         app.screen.load(str(chosen.path), sample=True)
@@ -62,7 +62,7 @@ def open_compare(app: ChunkExplorerApp) -> None:
     from .compare.screen import CompareScreen
 
     if app.document is None:
-        app.notify("Open a file first: the compare view chunks it two ways", severity="warning")
+        app.notify("Open a file first: the compare view chunks it two ways", severity="warning", markup=False)
         return
     _show(app, CompareScreen(app.document.file))
 
@@ -98,4 +98,6 @@ class ToolCommands(CommandListProvider):
     """Palette commands of teach mode, the compare view and the sweep panel."""
 
     def _commands(self) -> list[Command]:
-        return tool_commands(self.app)  # type: ignore[arg-type]
+        from .app import ChunkExplorerApp  # (the app imports this module)
+
+        return tool_commands(self.app) if isinstance(self.app, ChunkExplorerApp) else []

@@ -11,8 +11,8 @@ explorer to the pipeline. Precedence: built-in defaults < this file < command-li
     max_file_size = "2M"
 
 Every option belongs in its table: a key outside one (``max_size = 1000`` above any
-``[chunk]``) or a misspelt table name is an error, never silently ignored. Other
-tables are kept untouched when the explorer saves the file.
+``[chunk]``) or a misspelt table name is an error, never silently ignored. Saving edits
+the file in place: comments, layout and other tables are kept.
 """
 
 from __future__ import annotations
@@ -20,8 +20,11 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
 
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
@@ -143,27 +146,90 @@ def settings_from_dict(data: dict[str, Any], path: str | None = None) -> Setting
 
 
 def save_settings(
-    root: str | os.PathLike[str], options: ChunkOptions, walk: WalkOptions | None = None
+    root: str | os.PathLike[str], options: ChunkOptions, walk: WalkOptions | None = None,
+    *, path: str | os.PathLike[str] | None = None,
 ) -> str:
-    """Write ``options`` (and ``walk`` if given) to the settings file of ``root``: the
-    one :func:`find_settings` finds, else a new one in ``root``. Other tables and, when
-    ``walk`` is None, the existing ``[walk]`` table are kept. Atomic. Returns the path."""
-    path = find_settings(root) or os.path.join(os.path.abspath(os.fspath(root)), SETTINGS_FILE)
-    previous = read_settings_file(path) if os.path.exists(path) else Settings()
-    settings = replace(previous, options=options, walk=walk if walk is not None else previous.walk, path=path)
-    write_atomic(path, render_settings(settings))
+    """Write ``options`` (and ``walk`` if given) to ``path``, else to the settings file of
+    ``root``: the one :func:`find_settings` finds, else a new one in ``root``. Atomic.
+    Returns the path.
+
+    An existing file is edited, not rewritten: its comments, layout, key order and
+    other tables stay as they were (tomlkit round-trips them); only the values of the
+    options change. A malformed existing file is reported and left alone."""
+    if path is None:
+        path = find_settings(root) or os.path.join(os.path.abspath(os.fspath(root)), SETTINGS_FILE)
+    path = os.fspath(path)
+    if os.path.exists(path):
+        read_settings_file(path)  # refuse to edit a file that does not read back as settings
+        try:
+            with open(path, encoding="utf-8") as handle:
+                document = tomlkit.parse(handle.read())
+        except (OSError, UnicodeDecodeError, TOMLKitError) as exc:
+            raise SettingsError(f"cannot edit settings file {path}: {exc}") from None
+    else:
+        document = tomlkit.document()
+        for line in _HEADER.splitlines():
+            document.add(tomlkit.comment(line.lstrip("# ")))
+        document.add(tomlkit.nl())
+    _update_values(_table_of(document, CHUNK_TABLE, path), settings_chunk_values(options), _CHUNK_ALIASES)
+    if walk is not None:
+        _update_values(_table_of(document, WALK_TABLE, path), settings_walk_values(walk), {})
+    write_atomic(path, tomlkit.dumps(document))
     return path
+
+
+def settings_chunk_values(options: ChunkOptions) -> dict[str, Any]:
+    """The chunk options as written to a settings file: every one (so a later change of
+    the built-in defaults cannot silently change a pipeline's chunks); None: not written."""
+    return options.to_dict()
+
+
+def settings_walk_values(walk: WalkOptions) -> dict[str, Any]:
+    """The walk options as written: the lists and the size cap, and what differs from the defaults."""
+    default_walk = WalkOptions()
+    return {
+        k: v for k, v in walk.to_dict().items()
+        if k in ("include", "exclude", "max_file_size") or v != getattr(default_walk, k)
+    }
+
+
+def _table_of(document: Any, name: str, path: str) -> Any:
+    table = document.get(name)
+    if table is None:
+        table = tomlkit.table()
+        document.add(name, table)
+    elif not isinstance(table, dict):
+        raise SettingsError(f"{path}: {name} must be a table ([{name}])")
+    return table
+
+
+def _update_values(container: Any, values: dict[str, Any], aliases: dict[str, str]) -> None:
+    """Set ``values`` in a tomlkit table, in place: a key already written
+    (under an alias or with dashes) keeps its spelling, place and comment; a None value
+    removes the key; new keys go after the last one."""
+    spelled = {aliases.get(_key(key), _key(key)): key for key in list(container.keys())}
+    # Comments and blank lines at the end of a table introduce what follows it: new
+    # keys go before them.
+    trailing: list[Any] = []
+    body = container.value.body
+    while body and body[-1][0] is None:
+        trailing.insert(0, body.pop()[1])
+    for key, value in values.items():
+        existing = spelled.get(key, key)
+        if value is None:
+            if existing in container:
+                del container[existing]
+        else:
+            container[existing] = list(value) if isinstance(value, tuple) else value
+    for item in trailing:
+        container.add(item)
 
 
 def render_settings(settings: Settings) -> str:
     """The settings as TOML (every chunk option written out, so a later change of the
     built-in defaults cannot silently change a pipeline's chunks)."""
-    chunk = {k: v for k, v in settings.options.to_dict().items() if v is not None}
-    default_walk = WalkOptions()
-    walk = {
-        k: v for k, v in settings.walk.to_dict().items()
-        if k in ("include", "exclude", "max_file_size") or v != getattr(default_walk, k)
-    }
+    chunk = {k: v for k, v in settings_chunk_values(settings.options).items() if v is not None}
+    walk = settings_walk_values(settings.walk)
     parts = [_HEADER, _render_table(CHUNK_TABLE, chunk), _render_table(WALK_TABLE, walk)]
     for name, value in settings.extra.items():
         if isinstance(value, dict):

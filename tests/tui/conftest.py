@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input
@@ -13,8 +14,15 @@ from .helpers import FIXTURES
 
 @pytest.fixture(autouse=True)
 def _no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A blinking cursor makes screens differ from one moment to the next.
-    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    # A blinking cursor makes screens differ from one moment to the next: every Input
+    # the app creates gets the public ``cursor_blink`` switched off.
+    create = Input.__init__
+
+    def create_without_blink(self: Input, *args: Any, **kwargs: Any) -> None:
+        create(self, *args, **kwargs)
+        self.cursor_blink = False
+
+    monkeypatch.setattr(Input, "__init__", create_without_blink)
 
 
 @pytest.fixture

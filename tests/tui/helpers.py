@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from textual.notifications import Notification, Notify
 
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
@@ -48,5 +49,6 @@ async def wait_until_idle(pilot, app: ChunkExplorerApp, timeout: float = 10.0) -
     await pilot.pause()
 
 
-async def settle(seconds: float = 0.05) -> None:
-    await asyncio.sleep(seconds)
+def notified(messages: list) -> list[Notification]:
+    """The notifications posted, among the messages a ``run_test(message_hook=...)`` saw."""
+    return [message.notification for message in messages if isinstance(message, Notify)]

@@ -103,9 +103,9 @@ async def test_second_set_of_parameters(project: Path):
         assert screen.second.kind == BASELINE
 
         async def recomputed(action):
-            generation = screen.generation
+            generation = screen.comparing.generation
             await pilot.press(action)
-            await wait_for(pilot, lambda: screen.generation > generation and screen.comparison is not None
+            await wait_for(pilot, lambda: screen.comparing.generation > generation and screen.comparison is not None
                            and screen.comparison.second.options == screen.second.options(app.options)
                            and screen.comparison.first.options == app.options, what="the new comparison")
             await pilot.pause()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from textual.notifications import Notify
 from textual.widgets import Input, Select
 
 import explorer
 from explorer.engine.options import ChunkOptions
-from explorer.tui.messages import AstNodeSelected, ChunksReady, FileOpened
+from explorer.tui.messages import AstNodeSelected, ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
@@ -17,7 +18,7 @@ from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.scope.tree import ScopeTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, notified, wait_for, wait_until_idle
 
 
 def expected_chunks(path: Path, options: ChunkOptions, root: Path):
@@ -208,7 +209,7 @@ async def test_moving_the_source_cursor_selects_chunk_node_and_entity(project: P
         screen = app.explore
         source = screen.query_one(SourceView)
         text = path.read_text()
-        line = next(i for i, l in enumerate(text.splitlines()) if "left = self.available" in l)
+        line = next(i for i, row in enumerate(text.splitlines()) if "left = self.available" in row)
         column = text.splitlines()[line].index("available")
         source.focus()
         source.move_cursor(line, column)
@@ -293,14 +294,15 @@ async def test_a_binary_file_is_reported_not_shown(project: Path):
     path = project / "logo.png"
     path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     app = make_app(path)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    messages: list = []
+    async with app.run_test(message_hook=messages.append, size=SIZE, notifications=True) as pilot:
         await open_app(app, pilot)
         assert app.document is None
         assert app.problem == "logo.png: Not a text file: contains NUL bytes"
         source = app.explore.query_one(SourceView)
         rows = [source.render_line(y).text for y in range(source.size.height)]
         assert any("Not a text file" in row for row in rows)
-        assert any("Not a text file" in n.message for n in app._notifications)
+        assert any("Not a text file" in n.message for n in notified(messages))
         # Opening a text file afterwards works.
         app.open_file(str(project / "inventory.py"))
         await wait_for(pilot, lambda: app.document is not None, what="the next file")
@@ -323,11 +325,29 @@ async def test_opened_messages_carry_generations_and_stale_results_are_dropped(p
     app = make_app(project / "inventory.py")
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await open_app(app, pilot)
+        first = app.document
         # Open two files back to back: only the last one may end up shown.
         app.open_file(str(project / "router.ts"))
         app.open_file(str(project / "markup.txt"))
         await wait_until_idle(pilot, app)
         await pilot.pause(0.2)
-        assert app.document.path == str(project / "markup.txt")
+        shown = app.document
+        assert shown.path == str(project / "markup.txt")
         opened = [m for m in messages if isinstance(m, FileOpened)]
         assert opened[-1].document.path == str(project / "markup.txt")
+        assert first.generation < shown.generation == app.service.generation
+
+        # The race, forced: results of the first load arrive after the last one's. They
+        # must all be dropped (run -1: no chunking run of the service).
+        app.post_message(FileOpened(first))
+        app.post_message(FileOpenFailed(first.path, "stale failure", first.generation))
+        app.post_message(ChunksReady(first.chunking, first.generation, -1))
+        app.post_message(ChunkingFailed("stale failure", first.generation, -1))
+        await pilot.pause(0.1)
+        assert app.document is shown and app.problem == ""
+        assert not any(isinstance(m, Notify) and "stale" in m.notification.message for m in messages)
+
+        # The same result for the current generation is taken: the generation decided.
+        current = dataclasses.replace(first, generation=app.service.generation)
+        app.post_message(FileOpened(current))
+        await wait_for(pilot, lambda: app.document is current, what="the current result")

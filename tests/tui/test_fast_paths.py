@@ -7,8 +7,6 @@ import gc
 import re
 from pathlib import Path
 
-from rich.style import Style
-
 from explorer.tui.messages import FileChosen
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.footer import KeyFooter
@@ -16,6 +14,8 @@ from explorer.tui.widgets.footer import KeyFooter
 from .helpers import SIZE, make_app, wait_for, wait_until_idle
 
 SIZE_PART = re.compile(r"  (\d+)/(\d+) (nws|chars|lines)")
+#: Wide enough for the AST pane to show most labels whole.
+WIDE = (300, 45)
 
 
 async def open_app(app, pilot):
@@ -24,12 +24,10 @@ async def open_app(app, pilot):
 
 
 def shown_sizes(tree: AstTree) -> list[tuple[int, int, str]]:
-    """(size, limit, unit) in the labels the AST draws for the rows in view (the pane
-    is narrow: the end of a label is often scrolled out of sight, so labels, not cells)."""
-    top = int(tree.scroll_y)
-    nodes = [tree.get_node_at_line(line) for line in range(top, top + tree.scrollable_content_region.height)]
-    labels = [tree.render_label(node, Style(), Style()).plain for node in nodes if node is not None]
-    return [(int(m[1]), int(m[2]), m[3]) for label in labels for m in SIZE_PART.finditer(label)]
+    """(size, limit, unit) in the AST rows as drawn (a label whose end is cut off by
+    the pane's edge shows no complete size and is skipped)."""
+    rows = [tree.render_line(y).text for y in range(tree.scrollable_content_region.height)]
+    return [(int(m[1]), int(m[2]), m[3]) for row in rows for m in SIZE_PART.finditer(row)]
 
 
 def expected_size(tree: AstTree, entry: AstEntry, unit: str) -> int:
@@ -38,7 +36,7 @@ def expected_size(tree: AstTree, entry: AstEntry, unit: str) -> int:
 
 async def test_ast_rows_show_sizes_against_the_limit_in_force(project: Path):
     app = make_app(project / "inventory.py")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await open_app(app, pilot)
         tree = app.explore.query_one(AstTree)
         await pilot.pause()
@@ -58,9 +56,8 @@ async def test_ast_rows_show_sizes_against_the_limit_in_force(project: Path):
         lines = shown_sizes(tree)
         assert {(limit, unit) for _, limit, unit in lines} == {(12, "lines")}
         root = tree.root.data
-        # Over the limit is flagged in the label's colour, measured in the new unit.
-        label = tree.render_label(tree.root, tree.rich_style, tree.rich_style)
-        assert f"{expected_size(tree, root, 'lines')}/12 lines" in label.plain
+        # The root's row (the first drawn) is measured in the new unit.
+        assert f"{expected_size(tree, root, 'lines')}/12 lines" in tree.render_line(0).text
         # The tree is wide enough for its longest label (horizontal scrolling reaches it).
         widest = max(tree.get_label_width(node) for node in [tree.root, *tree.root.children])
         assert tree.virtual_size.width >= widest
@@ -110,10 +107,12 @@ async def test_the_open_file_is_frozen_and_released_when_replaced(project: Path)
         gc.disable()  # no full collection may run by chance while this is checked
         try:
             app.post_message(FileChosen(str(project / "router.ts")))
-            await wait_for(pilot, lambda: app.document is not first and not app.document.file.partial,
+            replaced = [first]  # (a list: the reference is dropped below, before collecting)
+            await wait_for(pilot, lambda: app.document is not replaced[0] and not app.document.file.partial,
                            what="the second file")
             await wait_until_idle(pilot, app)
             assert gc.get_freeze_count() == 0
+            replaced.clear()
             del first
             assert gc.collect() > 0, "what was handed back (the old file, its tree rows) is collected"
             assert gc.get_freeze_count() > 0, "the new file is frozen right after that collection"

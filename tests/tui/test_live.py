@@ -15,7 +15,7 @@ from explorer.tui.screens.export import ExportProgressScreen, ExportScreen
 from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, notified, wait_for, wait_until_idle
 
 
 def save_like_an_editor(path: Path, text: str) -> None:
@@ -64,7 +64,8 @@ async def test_a_file_saved_on_disk_is_reparsed_keeping_the_scroll_position(proj
 async def test_created_and_deleted_files_update_the_tree_and_a_deleted_open_file_is_reported(project: Path):
     path = project / "router.ts"
     app = make_app(path, watch=True)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    messages: list = []
+    async with app.run_test(message_hook=messages.append, size=SIZE, notifications=True) as pilot:
         await opened(app, pilot)
         tree = app.explore.query_one(FileTree)
         await wait_for(pilot, lambda: tree.find_node(str(path)), what="the tree to load")
@@ -83,7 +84,7 @@ async def test_created_and_deleted_files_update_the_tree_and_a_deleted_open_file
         await wait_for(pilot, lambda: tree.find_node(str(path)) is None, timeout=5, what="the tree to drop the file")
         # Still showing the last content, no crash, and the user was told.
         assert app.document is shown
-        assert any("was deleted" in n.message for n in app._notifications)
+        assert any("was deleted" in n.message for n in notified(messages))
         assert app.explore.query_one(SourceView).render_line(0).text.strip()
 
 
@@ -92,7 +93,8 @@ async def test_export_writes_the_proposed_file_atomically_with_the_cli_schema(pr
     start.mkdir()
     path = project / "inventory.py"
     app = make_app(path, start_dir=start)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    messages: list = []
+    async with app.run_test(message_hook=messages.append, size=SIZE, notifications=True) as pilot:
         await opened(app, pilot)
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), what="the export dialog")
@@ -100,8 +102,8 @@ async def test_export_writes_the_proposed_file_atomically_with_the_cli_schema(pr
         assert proposal == str(start / "inventory.py.chunks.json") == default_export_path(str(start), "inventory.py")
         await pilot.press("enter")
         target = start / "inventory.py.chunks.json"
-        await wait_for(pilot, lambda: any("Wrote" in n.message for n in app._notifications), what="the notification")
-        message = next(n.message for n in app._notifications if "Wrote" in n.message)
+        await wait_for(pilot, lambda: any("Wrote" in n.message for n in notified(messages)), what="the notification")
+        message = next(n.message for n in notified(messages) if "Wrote" in n.message)
         count = len(app.document.chunks)
         assert message == f"Wrote {count} chunks to {target}"
         document = json.loads(target.read_text())
@@ -126,15 +128,16 @@ async def test_export_to_an_unwritable_place_says_why_and_writes_nothing(project
         target = locked / "out.json"
         expected = "no permission"
     app = make_app(project / "inventory.py", start_dir=tmp_path)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    messages: list = []
+    async with app.run_test(message_hook=messages.append, size=SIZE, notifications=True) as pilot:
         await opened(app, pilot)
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), what="the export dialog")
         field = app.screen.query_one(Input)
         field.value = str(target)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any(n.title == "Export failed" for n in app._notifications), what="the failure")
-        failure = next(n for n in app._notifications if n.title == "Export failed")
+        await wait_for(pilot, lambda: any(n.title == "Export failed" for n in notified(messages)), what="the failure")
+        failure = next(n for n in notified(messages) if n.title == "Export failed")
         assert str(target) in failure.message and expected in failure.message
         assert failure.severity == "error"
         assert not target.exists()
@@ -171,7 +174,7 @@ async def test_the_palette_exports_the_whole_tree_with_progress(project: Path, t
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), what="the export dialog")
         await pilot.press("enter")
         target = tmp_path / "project.chunks.json"
-        await wait_for(pilot, lambda: any("Wrote" in n.message for n in app._notifications), timeout=20,
+        await wait_for(pilot, lambda: any("Wrote" in n.message for n in notified(messages)), timeout=20,
                        what="the tree export")
         assert not isinstance(app.screen, ExportProgressScreen)
         assert any(type(m).__name__ == "ExportProgressed" for m in messages)
@@ -183,7 +186,7 @@ async def test_the_palette_exports_the_whole_tree_with_progress(project: Path, t
             want = explorer.chunk(record["path"], source, **app.options.to_dict())
             assert [c["byteRange"] for c in record["chunks"]] == [c.to_dict()["byteRange"] for c in want]
         total = sum(len(f["chunks"]) for f in document["files"])
-        message = next(n.message for n in app._notifications if "Wrote" in n.message)
+        message = next(n.message for n in notified(messages) if "Wrote" in n.message)
         assert message == f"Wrote {total} chunks from 2 files to {target}"
 
 

@@ -15,7 +15,7 @@ from explorer.workspace.sweep import sweep_paths
 from explorer.tui.sweep.screen import SweepScreen, parse_sizes
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 
-from .helpers import SIZE, make_app, wait_for
+from .helpers import SIZE, make_app, notified, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +48,8 @@ async def open_sweep(app, pilot) -> SweepScreen:
 
 async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Path):
     app = make_app(project, max_size=1500)
-    async with app.run_test(size=SIZE) as pilot:
+    messages: list = []
+    async with app.run_test(message_hook=messages.append, size=SIZE) as pilot:
         screen = await open_sweep(app, pilot)
         result = screen.result
         sizes = [s.options.max_size for s in result.settings]
@@ -80,11 +81,11 @@ async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Pat
 
         sizes.value = "big"
         sizes.focus()  # a finished sweep puts the focus on the table
-        before = screen.generation
+        before = screen.sweeping.generation
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.generation == before, "nothing runs on bad input"
-        assert any("'big' is not a positive whole number" in n.message for n in app._notifications)
+        assert screen.sweeping.generation == before, "nothing runs on bad input"
+        assert any("'big' is not a positive whole number" in n.message for n in notified(messages))
         assert not (project / SETTINGS_FILE).exists(), "nothing is saved unless asked"
 
         # Pick the second row: s applies it and writes the settings file.

@@ -133,3 +133,59 @@ def test_the_readme_shows_a_settings_file_that_changes_something() -> None:
     snippets = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
     chunk_tables = [tomllib.loads(s).get("chunk", {}) for s in snippets]
     assert any(t and ChunkOptions.build(None, **t) != ChunkOptions() for t in chunk_tables)
+
+
+def test_save_keeps_comments_layout_and_key_spelling(tmp_path) -> None:
+    path = tmp_path / SETTINGS_FILE
+    original = (
+        "# Our chunking, agreed on 2026-03-01: ask Ana before changing it.\n"
+        "\n"
+        "[chunk]   # the retrieval pipeline reads these\n"
+        "max-chunk-size = 900   # tuned with the sweep\n"
+        'language = "python"\n'
+        "\n"
+        "# Generated code is not worth indexing.\n"
+        "[walk]\n"
+        'exclude = ["gen"]  # keep\n'
+        "\n"
+        "[sweep]\n"
+        "sizes = [500, 1000]\n"
+    )
+    path.write_text(original)
+    save_settings(tmp_path, ChunkOptions(max_size=1234, overlap_lines=2))
+    text = path.read_text()
+    assert text.startswith("# Our chunking, agreed on 2026-03-01: ask Ana before changing it.\n\n")
+    assert "[chunk]   # the retrieval pipeline reads these\n" in text
+    assert "max-chunk-size = 1234   # tuned with the sweep\n" in text  # its spelling, place and comment
+    assert "max_size" not in text  # not written a second time under the canonical name
+    assert "language" not in text  # auto now: the old override is removed
+    assert '# Generated code is not worth indexing.\n[walk]\nexclude = ["gen"]  # keep\n' in text
+    assert text.endswith("[sweep]\nsizes = [500, 1000]\n")
+    again = read_settings_file(path)
+    assert again.options == ChunkOptions(max_size=1234, overlap_lines=2)
+    assert again.walk.exclude == ("gen",)
+
+
+def test_save_writes_to_the_file_named(tmp_path) -> None:
+    (tmp_path / SETTINGS_FILE).write_text("[chunk]\nmax_size = 5\n")
+    named = tmp_path / "ci" / "chunking.toml"
+    named.parent.mkdir()
+    named.write_text("# CI settings\n[chunk]\nmax_size = 5\n")
+    assert save_settings(tmp_path, ChunkOptions(max_size=700), path=named) == str(named)
+    assert named.read_text().startswith("# CI settings\n[chunk]\nmax_size = 700\n")
+    assert (tmp_path / SETTINGS_FILE).read_text() == "[chunk]\nmax_size = 5\n"
+
+
+def test_save_refuses_to_edit_a_malformed_file(tmp_path) -> None:
+    path = tmp_path / SETTINGS_FILE
+    path.write_text("[chunk\nmax_size = 5\n")
+    with pytest.raises(SettingsError, match="not valid TOML"):
+        save_settings(tmp_path, ChunkOptions(max_size=700))
+    assert path.read_text() == "[chunk\nmax_size = 5\n"
+
+
+def test_a_new_file_starts_with_its_header(tmp_path) -> None:
+    save_settings(tmp_path, ChunkOptions(max_size=600))
+    text = (tmp_path / SETTINGS_FILE).read_text()
+    assert text.startswith("# Chunk Explorer settings: read by `chunk-explorer`")
+    assert tomllib.loads(text)["chunk"]["max_size"] == 600

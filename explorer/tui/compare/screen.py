@@ -23,14 +23,15 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Static
-from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
 
+from ..jobs import LatestJob
+from ..literal import literal, visible
 from ..state import Document, LoadedFile
+from ..view import explorer_state
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
-from ..workers import describe_failure
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
 
 #: Step of ] and [ per size unit (the explorer's + and - use the same steps).
@@ -147,7 +148,7 @@ class CompareScreen(Screen):
         self.file = file
         self.second = second or SecondSide()
         self.comparison: Comparison | None = None
-        self.generation = 0
+        self.comparing = LatestJob[Comparison](self, "compare", ComparisonReady, ComparisonFailed)
         self._syncing = False
 
     def compose(self) -> ComposeResult:
@@ -168,7 +169,7 @@ class CompareScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "Compare"
-        self.sub_title = os.path.basename(self.file.path)
+        self.sub_title = visible(os.path.basename(self.file.path))
         for view in (self.first_view, self.second_view):
             view.message = "Chunking…"
             view.border_title = "…"
@@ -185,35 +186,20 @@ class CompareScreen(Screen):
     # -- computing -----------------------------------------------------------------------
     @property
     def first_options(self) -> ChunkOptions:
-        return self.app.options  # type: ignore[attr-defined]
+        return explorer_state(self).options
 
     def recompute(self) -> None:
-        self.generation += 1
-        first = self.first_options
+        file, first = self.file, self.first_options
         second = self.second.options(first)
-        self.run_worker(
-            partial(self._compare_worker, self.file, first, second, self.generation), name="compare",
-            group="compare", exclusive=True, thread=True, exit_on_error=False,
-            description=f"chunk {os.path.basename(self.file.path)} two ways",
-        )
-
-    def _compare_worker(self, file: LoadedFile, first: ChunkOptions, second: ChunkOptions, generation: int) -> None:
-        worker = get_current_worker()
-        try:
-            comparison = compare(file, first, second, lambda: worker.is_cancelled)
-        except Exception as error:
-            if not worker.is_cancelled:
-                self.post_message(ComparisonFailed(describe_failure(error), generation))
-            return
-        if comparison is not None and not worker.is_cancelled:
-            self.post_message(ComparisonReady(comparison, generation))
+        self.comparing.start(partial(compare, file, first, second),
+                             f"chunk {os.path.basename(file.path)} two ways")
 
     def _options_changed(self, options: ChunkOptions) -> None:
         self.recompute()
 
     @on(ComparisonReady)
     def _comparison_ready(self, message: ComparisonReady) -> None:
-        if message.generation != self.generation:
+        if not self.comparing.is_current(message.generation):
             return
         previous = self.comparison
         self.comparison = comparison = message.comparison
@@ -226,14 +212,14 @@ class CompareScreen(Screen):
             else:
                 view.show_document(document)
             view.set_overlays(split_overlays(side, view))
-            view.border_title = f"{name}: {side.label}"
-            view.border_subtitle = f"{side.summary.chunks:,} chunks · {split_summary(side)}"
+            view.border_title = literal(f"{name}: {side.label}")
+            view.border_subtitle = literal(f"{side.summary.chunks:,} chunks · {split_summary(side)}")
         self.query_one("#compare-measures", Static).update(measures_table(comparison))
 
     @on(ComparisonFailed)
     def _comparison_failed(self, message: ComparisonFailed) -> None:
-        if message.generation == self.generation:
-            self.notify(message.reason, title="Cannot compare", severity="error")
+        if self.comparing.is_current(message.generation):
+            self.notify(message.reason, title="Cannot compare", severity="error", markup=False)
 
     # -- scrolling together -----------------------------------------------------------------
     def _sync_scroll(self, other: OverlaySourceView, _value: float) -> None:
@@ -279,7 +265,7 @@ class CompareScreen(Screen):
         current = self.first_view.cursor_line
         ahead = [line for line in lines if (line > current if direction > 0 else line < current)]
         if not ahead:
-            self.notify("No more split definitions that way", timeout=2)
+            self.notify("No more split definitions that way", timeout=2, markup=False)
             return
         target = ahead[0] if direction > 0 else ahead[-1]
         start = source.line_starts[target]

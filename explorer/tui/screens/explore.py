@@ -7,7 +7,6 @@ to the same place, quietly, so they do not echo it back.
 
 from __future__ import annotations
 
-import os
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,7 +17,11 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
-from ..state import Document
+from explorer.engine.options import ChunkOptions
+
+from ..literal import literal, visible
+from ..state import Document, display_path
+from ..view import ExplorerState, explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
@@ -48,8 +51,12 @@ class ExploreScreen(Screen):
         Binding("6", "focus_pane('params')", "Parameters", show=False, id="focus.params"),
     ]
 
+    @property
+    def explorer(self) -> ExplorerState:
+        return explorer_state(self)
+
     def compose(self) -> ComposeResult:
-        app = self.app
+        app = self.explorer
         yield Header(icon="▦")
         with Horizontal(id="main"):
             with Vertical(id="left"):
@@ -73,7 +80,7 @@ class ExploreScreen(Screen):
         self.query_one("#params").border_title = "Parameters"
         self.query_one("#chunks").border_title = "Chunks"
         self.query_one("#detail").border_title = "Chunk"
-        self.query_one(ChunkDetail).show_chunk(None, self.app.options.max_size)
+        self.query_one(ChunkDetail).show_chunk(None, self.explorer.options.max_size)
         self.watch(self.app, "document", self._document_changed)
         self.watch(self.app, "options", self._options_changed, init=False)
         self.watch(self.app, "problem", self._problem_changed, init=False)
@@ -87,13 +94,13 @@ class ExploreScreen(Screen):
         stats = self.query_one(StatsPanel)
         stats.show_document(new)
         if new is None:
-            source.show_message(self.app.problem or "Pick a file in the tree to see how it is chunked.")
+            source.show_message(self.explorer.problem or "Pick a file in the tree to see how it is chunked.")
             source.border_title = "Source"
             source.border_subtitle = ""
-            ast.show_file(None, self.app.options.max_size, self.app.options.size_unit)
+            ast.show_file(None, self.explorer.options.max_size, self.explorer.options.size_unit)
             scope.show_structure(None)
             chunks.show_chunking(None)
-            self.query_one(ChunkDetail).show_chunk(None, self.app.options.max_size)
+            self.query_one(ChunkDetail).show_chunk(None, self.explorer.options.max_size)
             return
         options = new.options
         rechunked = old is not None and old.file is new.file
@@ -114,8 +121,8 @@ class ExploreScreen(Screen):
     def _set_titles(self, document: Document) -> None:
         source = self.query_one(SourceView)
         file = document.file
-        name = os.path.relpath(document.path, self.app.root) if document.path.startswith(self.app.root) else document.path
-        source.border_title = name
+        name = display_path(document.path, self.explorer.root)
+        source.border_title = literal(name)
         language = file.parsed.language or "plain text"
         mode = f"line-based ({file.parsed.fallback})" if file.parsed.fallback else "AST"
         if file.partial:
@@ -123,29 +130,29 @@ class ExploreScreen(Screen):
         source.border_subtitle = f"{language} · {mode} · {file.source.line_count} lines"
         self.query_one("#chunks").border_title = "Chunks (…)" if file.partial else f"Chunks ({len(document.chunks)})"
         self.query_one(ChunkList).empty_message = "parsing and chunking…" if file.partial else "no chunks"
-        self.sub_title = name
+        self.sub_title = visible(name)
 
-    def _options_changed(self, options) -> None:
+    def _options_changed(self, options: ChunkOptions) -> None:
         self.query_one(ParamsPanel).show_options(options)
 
     def _problem_changed(self, problem: str) -> None:
         source = self.query_one(SourceView)
-        if self.app.document is None:
+        if self.explorer.document is None:
             if problem:
                 source.show_message(problem)
         elif problem:  # e.g. deleted on disk: still showing the last content
-            source.border_subtitle = f"{problem} · showing its last content"
+            source.border_subtitle = literal(f"{problem} · showing its last content")
 
     # -- links between panes ------------------------------------------------------------------
     @property
     def document(self) -> Document | None:
-        return self.app.document
+        return self.explorer.document
 
     def _show_chunk(self, index: int | None) -> None:
         detail = self.query_one(ChunkDetail)
         document = self.document
         if document is None or index is None or index >= len(document.chunks):
-            detail.show_chunk(None, self.app.options.max_size)
+            detail.show_chunk(None, self.explorer.options.max_size)
             self.query_one("#detail").border_title = "Chunk"
             return
         if detail.shown is not document.chunks[index]:

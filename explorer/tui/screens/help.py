@@ -54,7 +54,7 @@ def help_lines(app: App) -> list[Line]:
     from ..widgets.text_pane import TextPane
     from .explore import ExploreScreen
 
-    lines: list[Line] = [(text, None) for text in ABOUT] + [("", None)]
+    lines: list[Line] = [(text, None) for text in [*ABOUT, ""]]
     lines += binding_lines("Everywhere", list(type(app).BINDINGS) + [Binding("ctrl+p", "command_palette", "Command palette")])
     lines += binding_lines("Panes", list(ExploreScreen.BINDINGS) + [Binding("tab,shift+tab", "focus_next", "Next / previous pane")])
     lines += binding_lines("Source", list(SourceView.BINDINGS) + [Binding("click", "", "Put the cursor there")])

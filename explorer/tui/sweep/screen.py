@@ -3,13 +3,13 @@
 The sweep itself is :func:`explorer.engine.sweep.sweep` (the engine behind
 ``chunk-explorer sweep``), run in a thread worker; it reports progress per file.
 Enter applies the highlighted setting to the explorer, ``s`` also writes it to the
-project's settings file.
+project's settings file: the screen posts ``SettingChosen`` and the app does both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from rich.style import Style
 from rich.text import Text
@@ -20,15 +20,15 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
-from textual.worker import get_current_worker
 
-from explorer.engine.sweep import DEFAULT_MAX_SIZES
 from explorer.engine.options import ChunkOptions
-from explorer.engine.sweep import SweepResult, settings_grid
+from explorer.engine.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from explorer.workspace.sweep import sweep_paths
-from explorer.workspace.walk import WalkOptions
 
-from ..processes import prepare_process_pools
+from ..jobs import LatestJob
+from ..literal import visible
+from ..messages import SettingChosen
+from ..view import explorer_state
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 
@@ -105,7 +105,7 @@ class SweepScreen(Screen):
         super().__init__()
         self.root = root
         self.result: SweepResult | None = None
-        self.generation = 0
+        self.sweeping = LatestJob[SweepResult](self, "sweep", SweepFinished, SweepFailed)
 
     def compose(self) -> ComposeResult:
         options = self.options
@@ -123,16 +123,17 @@ class SweepScreen(Screen):
 
     @property
     def options(self) -> ChunkOptions:
-        return self.app.options  # type: ignore[attr-defined]
+        return explorer_state(self).options
 
     def on_mount(self) -> None:
         self.title = "Sweep"
-        self.sub_title = self.root
+        self.sub_title = visible(self.root)
         table = self.query_one(DataTable)
         table.border_title = "Settings (enter: use · s: save to the settings file)"
         for name in TABLE_COLUMNS:
             table.add_column(name, key=name)
         self.query_one("#sweep-chart").border_title = "Trade-offs"
+        self.watch(self.app, "options", self._mark_current, init=False)
         self.action_run()
 
     # -- running ---------------------------------------------------------------------------
@@ -141,34 +142,21 @@ class SweepScreen(Screen):
             sizes = parse_sizes(self.query_one("#sweep-sizes", Input).value)
             settings = settings_grid(self.options, {"max_size": sizes})
         except ValueError as error:
-            self.notify(str(error), title="Cannot sweep", severity="error")
+            self.notify(str(error), title="Cannot sweep", severity="error", markup=False)
             return
-        self.generation += 1
         progress = self.query_one(ProgressBar)
         progress.update(total=None, progress=0)
         self._status(f"Sweeping {len(settings)} settings over {self.root} …")
-        walk = getattr(self.app, "walk_options", None)
-        if self.jobs != 1:
-            prepare_process_pools()
-        self.run_worker(
-            partial(self._sweep_worker, settings, walk, self.generation), name="sweep", group="sweep",
-            exclusive=True, thread=True, exit_on_error=False, description="sweep the explored directory",
-        )
+        root, walk, jobs = self.root, explorer_state(self).walk_options, self.jobs
 
-    def _sweep_worker(self, settings: list[ChunkOptions], walk: WalkOptions | None, generation: int) -> None:
-        worker = get_current_worker()
-        try:
-            result = sweep_paths(
-                self.root, settings, walk=walk, jobs=self.jobs,
-                on_progress=lambda done, total, _: self.post_message(SweepProgressed(done, total or 0)),
-                should_stop=lambda: worker.is_cancelled,
-            )
-        except Exception as error:  # a vanished directory, an unreadable tree: say so
-            if not worker.is_cancelled:
-                self.post_message(SweepFailed(str(error) or type(error).__name__, generation))
-            return
-        if not worker.is_cancelled:
-            self.post_message(SweepFinished(result, generation))
+        def run(cancelled: Callable[[], bool]) -> SweepResult:
+            return sweep_paths(root, settings, walk=walk, jobs=jobs, on_progress=self._progressed_in_worker,
+                               should_stop=cancelled)
+
+        self.sweeping.start(run, "sweep the explored directory")
+
+    def _progressed_in_worker(self, done: int, total: int | None, _: object) -> None:
+        self.post_message(SweepProgressed(done, total or 0))
 
     @on(DataTable.RowSelected)
     def _row_selected(self, event: DataTable.RowSelected) -> None:
@@ -186,7 +174,7 @@ class SweepScreen(Screen):
 
     @on(SweepFinished)
     def _finished(self, message: SweepFinished) -> None:
-        if message.generation != self.generation:
+        if not self.sweeping.is_current(message.generation):
             return
         result = self.result = message.result
         table = self.query_one(DataTable)
@@ -209,9 +197,9 @@ class SweepScreen(Screen):
 
     @on(SweepFailed)
     def _failed(self, message: SweepFailed) -> None:
-        if message.generation == self.generation:
+        if self.sweeping.is_current(message.generation):
             self._status(f"The sweep failed: {message.reason}")
-            self.notify(message.reason, title="Sweep failed", severity="error")
+            self.notify(message.reason, title="Sweep failed", severity="error", markup=False)
 
     def _status(self, text: str) -> None:
         self.query_one("#sweep-status", Static).update(Text(text, style=LABEL))
@@ -232,27 +220,17 @@ class SweepScreen(Screen):
         options = self.chosen
         if options is None:
             return
-        self.app.apply_options(options)  # type: ignore[attr-defined]
-        self.notify(f"Using max size {options.max_size} {options.size_unit}", timeout=3)
-        self._mark_current()
+        self.post_message(SettingChosen(options))
+        self.notify(f"Using max size {options.max_size} {options.size_unit}", timeout=3, markup=False)
 
     def action_save(self) -> None:
-        from explorer.workspace.settings import save_settings
-
         options = self.chosen
         if options is None:
-            self.notify("Run the sweep first", severity="warning")
+            self.notify("Run the sweep first", severity="warning", markup=False)
             return
-        self.app.apply_options(options)  # type: ignore[attr-defined]
-        self._mark_current()
-        try:
-            path = save_settings(self.root, options)
-        except Exception as error:  # unwritable, malformed existing file: say so, keep going
-            self.notify(str(error), title="Settings not saved", severity="error")
-            return
-        self.notify(f"Saved max size {options.max_size} {options.size_unit} to {path}", title="Settings saved")
+        self.post_message(SettingChosen(options, save=True))
 
-    def _mark_current(self) -> None:
+    def _mark_current(self, _options: ChunkOptions | None = None) -> None:
         if self.result is None:
             return
         table = self.query_one(DataTable)

@@ -54,7 +54,8 @@ def gauge_text(segments: list[tuple[int, Style]], caption: str, limit: int, widt
     scale = max(limit, min(total, limit * SCALE_CAP)) or 1
     limit_cell = min(cells - 1, round(limit / scale * cells))
     text.append(label, LABEL)
-    bounds, acc = [], 0
+    bounds: list[tuple[int, int, Style | None]] = []
+    acc = 0
     for size, style in segments:
         bounds.append((acc, acc + max(0, size), style))
         acc += max(0, size)
@@ -63,13 +64,13 @@ def gauge_text(segments: list[tuple[int, Style]], caption: str, limit: int, widt
             text.append("┃", LIMIT)
             continue
         middle = (i + 0.5) * scale / cells
-        style = next((s for a, b, s in bounds if a <= middle < b), None)
-        if style is None:
+        filled = next((s for a, b, s in bounds if a <= middle < b), None)
+        if filled is None:
             text.append("─", EMPTY)
         elif i == cells - 1 and total > scale:
             text.append("»", OVER)
         else:
-            text.append("█", style)
+            text.append("█", filled)
     text.append(caption, LABEL)
     return text
 

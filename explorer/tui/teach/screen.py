@@ -9,6 +9,7 @@ traces again from the first step.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
@@ -21,16 +22,17 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, Static
-from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import TraceStep
 
+from ..jobs import LatestJob
+from ..literal import literal, visible
 from ..messages import AstNodeSelected
 from ..state import Document, LoadedFile
+from ..view import explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.footer import KeyFooter
-from ..workers import describe_failure
 from .gauge import WindowGauge
 from .messages import TimelinePicked, TraceFailed, TraceReady
 from .model import (
@@ -40,6 +42,17 @@ from .model import (
 from .narration import StepNarration
 from .source import TraceSourceView
 from .timeline import TraceTimeline
+
+
+def trace_file(file: LoadedFile | None, path: str, options: ChunkOptions, root: str | None,
+               cancelled: Callable[[], bool]) -> TraceRun | None:
+    """The trace of a file (loaded first when not given); None when cancelled."""
+    try:
+        if file is None:
+            file = load_file(path, options, root)
+        return compute_run(file, options, cancelled)
+    except TraceCancelled:
+        return None
 
 
 class TeachScreen(Screen):
@@ -89,17 +102,19 @@ class TeachScreen(Screen):
 
     def __init__(self, *, file: LoadedFile | None = None, path: str | None = None, sample: bool = False):
         super().__init__()
-        if file is None and path is None:
-            raise ValueError("teach mode needs a loaded file or a path")
+        if path is None:
+            if file is None:
+                raise ValueError("teach mode needs a loaded file or a path")
+            path = file.path
         self.file = file
-        self.path = path if path is not None else file.path  # type: ignore[union-attr]
+        self.path = path
         #: A sample's language comes from its name, whatever the explorer's override says.
         self.sample = sample
         self.run: TraceRun | None = None
         self.index = 0
         self.kind = "decision"
         self.speed = DEFAULT_SPEED
-        self.generation = 0
+        self.tracing = LatestJob[TraceRun](self, "trace", TraceReady, TraceFailed)
         self._timer: Timer | None = None
         #: Play as soon as the trace being computed is ready (space pressed meanwhile, or
         #: a parameter changed while playing).
@@ -120,9 +135,9 @@ class TeachScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "Teach"
-        self.sub_title = os.path.basename(self.path)
+        self.sub_title = visible(os.path.basename(self.path))
         self.query_one("#teach-ast").border_title = "Syntax tree"
-        self.query_one("#teach-source").border_title = os.path.basename(self.path)
+        self.query_one("#teach-source").border_title = literal(os.path.basename(self.path))
         self.query_one("#teach-panel").border_title = "Step"
         self.query_one(StepNarration).show_step(None)
         self.query_one(TraceSourceView).focus()
@@ -151,45 +166,24 @@ class TeachScreen(Screen):
     # -- tracing ----------------------------------------------------------------------------
     @property
     def options(self) -> ChunkOptions:
-        options: ChunkOptions = self.app.options  # type: ignore[attr-defined]
+        options = explorer_state(self).options
         return replace(options, language=None) if self.sample else options
 
     def trace(self) -> None:
         """(Re)compute the trace for the current options, in a worker."""
-        self.generation += 1
         resume = self.playing or self._play_when_ready
         self.pause()
         self._play_when_ready = resume
-        root = getattr(self.app, "root", None)
-        self.run_worker(
-            partial(self._trace_worker, self.file, self.path, self.options, root, self.generation),
-            name="trace", group="trace", exclusive=True, thread=True, exit_on_error=False,
-            description=f"trace chunking {os.path.basename(self.path)}",
-        )
-
-    def _trace_worker(self, file: LoadedFile | None, path: str, options: ChunkOptions, root: str | None,
-                      generation: int) -> None:
-        worker = get_current_worker()
-        try:
-            if file is None:
-                file = load_file(path, options, root)
-            run = compute_run(file, options, lambda: worker.is_cancelled)
-        except TraceCancelled:
-            return
-        except Exception as error:  # shown to the user; teach mode stays open
-            if not worker.is_cancelled:
-                self.post_message(TraceFailed(describe_failure(error), generation))
-            return
-        if not worker.is_cancelled:
-            self.post_message(TraceReady(run, generation))
+        self.tracing.start(partial(trace_file, self.file, self.path, self.options, explorer_state(self).root),
+                           f"trace chunking {os.path.basename(self.path)}")
 
     def load(self, path: str, *, sample: bool = False) -> None:
         """Teach another file (a sample picked in the palette)."""
         self.file, self.path, self.sample = None, path, sample
         self.run = None
         name = os.path.basename(path)
-        self.sub_title = name
-        self.query_one("#teach-source").border_title = name
+        self.sub_title = visible(name)
+        self.query_one("#teach-source").border_title = literal(name)
         self.trace()
 
     def _options_changed(self, options: ChunkOptions) -> None:
@@ -197,7 +191,7 @@ class TeachScreen(Screen):
 
     @on(TraceReady)
     def _trace_ready(self, message: TraceReady) -> None:
-        if message.generation != self.generation:
+        if not self.tracing.is_current(message.generation):
             return
         run = self.run = message.run
         self.file = run.file  # keep the parse: a later parameter change re-chunks it
@@ -218,10 +212,10 @@ class TeachScreen(Screen):
 
     @on(TraceFailed)
     def _trace_failed(self, message: TraceFailed) -> None:
-        if message.generation != self.generation:
+        if not self.tracing.is_current(message.generation):
             return
         self.query_one(TraceSourceView).show_message(message.reason)
-        self.notify(message.reason, title="Cannot trace this file", severity="error")
+        self.notify(message.reason, title="Cannot trace this file", severity="error", markup=False)
 
     # -- moving through the steps ---------------------------------------------------------
     @property
@@ -272,14 +266,14 @@ class TeachScreen(Screen):
         target = self.run.jump(self.index, kind, direction)
         if target is None:
             where = "after" if direction > 0 else "before"
-            self.notify(f"No step {where} this one where {DECISION_KINDS[kind][1]}", timeout=2)
+            self.notify(f"No step {where} this one where {DECISION_KINDS[kind][1]}", timeout=2, markup=False)
             return
         self.go(target)
 
     def action_cycle_kind(self) -> None:
         self.kind = KIND_ORDER[(KIND_ORDER.index(self.kind) + 1) % len(KIND_ORDER)]
         self._show_status()
-        self.notify(f"] and [ now jump to where {DECISION_KINDS[self.kind][1]}", timeout=2)
+        self.notify(f"] and [ now jump to where {DECISION_KINDS[self.kind][1]}", timeout=2, markup=False)
 
     @on(AstNodeSelected)
     def _ast_node_selected(self, message: AstNodeSelected) -> None:

@@ -42,8 +42,8 @@ def timeline_cells(run: TraceRun, width: int) -> list[tuple[str, Style]]:
         for wanted, glyph, style in MARKS:
             if actions & wanted:
                 if style is None:  # the colour of the (last) chunk closed here
-                    index = next(run.steps[i].chunk_index for i in range(min(last, n) - 1, first - 1, -1)
-                                 if run.steps[i].chunk_index is not None)
+                    index = next(chunk for i in range(min(last, n) - 1, first - 1, -1)
+                                 if (chunk := run.steps[i].chunk_index) is not None)
                     style = Style(color=CHUNK_HUES[index % len(CHUNK_HUES)], bold=True)
                 mark = (glyph, style)
                 break

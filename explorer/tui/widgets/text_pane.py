@@ -9,13 +9,13 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from explorer.engine.text import display_line
 
+from .line_cache import LineCache
 from .strips import text_strip
 
 TAB_SIZE = 4
@@ -41,43 +41,33 @@ class TextPane(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None):
         super().__init__(id=id, classes=classes)
         self.lines: list[Line] = []
-        self._strips: LRUCache[int, Strip] = LRUCache(256)
-        self._base: Style | None = None
+        self.cache = LineCache[int, Strip](self, 256)
 
     def set_lines(self, lines: list[Line]) -> None:
         self.lines = lines
-        self._strips.clear()
+        self.cache.clear()
         width = max((min(len(text), MAX_LINE_CHARS) for text, _ in lines), default=0)
         self.virtual_size = Size(width + 2, len(lines))
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
 
-    def set_text(self, text: str, style: Style | None = None) -> None:
-        self.set_lines([(line, style) for line in text.splitlines()])
-
-    @property
-    def base_style(self) -> Style:
-        """The widget's rich style, resolved once per style change (it is costly to compute)."""
-        if self._base is None:
-            self._base = self.rich_style
-        return self._base
-
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._base = None
-        self._strips.clear()
+        self.cache.restyle()
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.size.width
-        base = self.base_style
+        base = self.cache.base
         if index >= len(self.lines):
             return Strip.blank(width, base)
-        strip = self._strips.get(index)
-        if strip is None:
-            raw, style = self.lines[index]
-            shown, _ = display_line(raw[:MAX_LINE_CHARS], TAB_SIZE)
-            text = Text(shown, style=base + style if style else base, end="", no_wrap=True)
-            strip = self._strips[index] = text_strip(text, self.app.console, base)
+        strip = self.cache.get(index, lambda: self.line_strip(index, base))
         return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def line_strip(self, index: int, base: Style) -> Strip:
+        """Line ``index`` drawn in full (cropped to the view by the caller)."""
+        raw, style = self.lines[index]
+        shown, _ = display_line(raw[:MAX_LINE_CHARS], TAB_SIZE)
+        text = Text(shown, style=base + style if style else base, end="", no_wrap=True)
+        return text_strip(text, self.app.console, base)

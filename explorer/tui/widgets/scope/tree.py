@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from explorer.engine.structure import Entity, FileStructure
 from explorer.engine.text import display_line
 
 from ...messages import EntitySelected
+from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
 
 KIND = Style(color="#c586c0")
@@ -58,7 +58,7 @@ def entity_label(entity: Entity) -> Text:
     return text
 
 
-class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
+class ScopeTree(LazyTree["Entity | ImportsGroup | Gap"]):
     """Entities of the open file."""
 
     BATCH = 100
@@ -75,19 +75,17 @@ class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
     def __init__(self, *, id: str | None = None):
         super().__init__(Text("entities"), id=id)
         self.show_root = False
-        self.auto_expand = False
         self.guide_depth = 2
         self.structure: FileStructure | None = None
         #: The window over each added node's children, by id of the node's data (root: None).
         self._windows: dict[int, ChildWindow] = {}
         self._starts: dict[int, list[int]] = {}
-        self._silent: TreeNode | None = None
 
     def show_structure(self, structure: FileStructure | None) -> None:
         self.structure = structure
         self._windows.clear()
         self._starts.clear()
-        self._silent = None
+        self.quiet_moves.clear()
         self.clear()
         roots = structure.roots if structure is not None else []
         imports = structure.imports if structure is not None else []
@@ -113,33 +111,15 @@ class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
         window.open()  # under the root, after the imports row (which the window leaves alone)
         return window
 
-    def _populate(self, tree_node: TreeNode) -> None:
-        data = tree_node.data
+    def populate(self, node: TreeNode) -> None:
+        data = node.data
         if data is None or isinstance(data, Gap) or id(data) in self._windows:
             return
         entities = data.imports if isinstance(data, ImportsGroup) else data.children
-        self._open_window(tree_node, id(data), entities)
+        self._open_window(node, id(data), entities)
 
-    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
-        event.stop()
-        self._populate(event.node)
-
-    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
-        event.stop()
-        data = event.node.data
-        if isinstance(data, Gap):
-            data.window.grow(data.side)
-            return
-        if event.node.allow_expand:
-            self._populate(event.node)
-            event.node.toggle()
-
-    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
-        event.stop()
-        if event.node is self._silent:
-            self._silent = None
-            return
-        entity = event.node.data
+    def announce(self, node: TreeNode) -> None:
+        entity = node.data
         if isinstance(entity, Entity):
             self.post_message(EntitySelected(entity.start, entity.end, entity))
 
@@ -162,11 +142,11 @@ class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
                 return
             tree_node = child
             if item is not entity:
-                self._populate(tree_node)
+                self.populate(tree_node)
                 tree_node.expand()
                 siblings = item.children
                 window = self._windows.get(id(item))
-        self.call_after_refresh(self._move_silently, tree_node)
+        self.call_after_refresh(self.move_quietly, tree_node)
 
     def _index_of(self, siblings: list[Entity], entity: Entity) -> int | None:
         starts = self._starts.get(id(siblings))
@@ -178,14 +158,6 @@ class ScopeTree(Tree["Entity | ImportsGroup | Gap"]):
                 return k
             k -= 1
         return None
-
-    def _move_silently(self, tree_node: TreeNode) -> None:
-        if tree_node.line < 0:
-            return
-        if tree_node.line != self.cursor_line:
-            self._silent = tree_node
-        self.move_cursor(tree_node)
-        self.scroll_to_node(tree_node, animate=False)
 
     def action_show_docstring(self) -> None:
         node = self.cursor_node
