@@ -16,9 +16,9 @@ from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..display import bar, format_num, format_pct, human_bytes
 from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SettingResult, SweepResult, settings_grid
 from ..workspace.export import OutputError, tool_version
-from ..workspace.atomic import check_writable, write_atomic
+from ..workspace.atomic import check_writable
 from ..workspace.settings import (
-    SETTINGS_FILE, SettingsError, find_settings, read_settings_file, render_settings, save_settings,
+    SETTINGS_FILE, SettingsError, find_settings, save_settings,
 )
 from ..workspace.sweep import sweep_paths
 from ..workspace.walk import common_root, plan
@@ -253,11 +253,9 @@ def _check_save_target(resolved: cli_options.Resolved, root: str, explicit_file:
 def _save(options: ChunkOptions, resolved: cli_options.Resolved, root: str, explicit_file: bool) -> str:
     # A --language given on the command line is for this run; the file keeps its own.
     options = replace(options, language=resolved.settings.options.language)
-    if not (explicit_file and resolved.settings_path):
-        return save_settings(root, options)
-    path = resolved.settings_path  # --settings FILE: write back to that file
-    write_atomic(path, render_settings(replace(read_settings_file(path), options=options, path=path)))
-    return path
+    # --settings FILE: write back to that file; edited in place, comments kept.
+    path = resolved.settings_path if explicit_file and resolved.settings_path else None
+    return save_settings(root, options, path=path)
 
 
 def run_summary(result: SweepResult, settings: int) -> list[str]:

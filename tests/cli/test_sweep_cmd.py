@@ -236,3 +236,14 @@ def test_table_marks_the_settings_in_effect(project, capsys):
     out = capsys.readouterr().out
     assert any(line.split()[:2] == ["2*", "300"] for line in out.splitlines())
     assert "* the settings in effect now" in out
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_save_keeps_the_users_comments(project, tmp_path, explicit):
+    path = tmp_path / "tuned.toml" if explicit else project / SETTINGS_FILE
+    path.write_text("# tuned for the search index\n[chunk]\nmax_size = 900  # the embedder's window\n")
+    flags = ("--settings", str(path)) if explicit else ()
+    assert run(str(project), "--max-size", "100,400", *flags, "--save", "2", "-j", "1", "-q") == 0
+    text = path.read_text()
+    assert "# tuned for the search index" in text and "# the embedder's window" in text
+    assert read_settings_file(path).options.max_size == 400
