@@ -2,8 +2,10 @@
 
 One set of rules (:class:`WalkRules`) serves the headless walk and the TUI's
 file tree, so both agree on what belongs to the codebase. Directories are
-walked with an explicit stack, in sorted order, following symbolic links
-with loop protection.
+walked with an explicit stack, in sorted order. Symbolic links that stay inside
+the root are followed (each directory walked once, loops reported); links that
+lead outside it are skipped unless ``follow_symlinks`` is set, since git lists a
+link as one entry and a link to ``/usr`` would pull in a whole system.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..engine.languages import detect_language
-from .gitignore import IgnoreRules, glob_to_regex
+from .gitignore import EntryMatcher, IgnorePattern, IgnoreRules, compile_glob
 
 #: Directory names skipped by default: version control, dependencies, caches, build output.
 DEFAULT_EXCLUDED_DIRS = frozenset({
@@ -45,6 +47,7 @@ NOT_INCLUDED = "not-included"
 UNKNOWN_LANGUAGE = "unknown-language"
 TOO_LARGE = "too-large"
 SYMLINK_LOOP = "symlink-loop"
+OUTSIDE_ROOT = "outside-root"
 BROKEN_SYMLINK = "broken-symlink"
 UNREADABLE = "unreadable"
 NOT_REGULAR = "not-regular"
@@ -60,6 +63,7 @@ REASONS = {
     UNKNOWN_LANGUAGE: "unknown language",
     TOO_LARGE: "larger than --max-file-size",
     SYMLINK_LOOP: "symbolic link loop",
+    OUTSIDE_ROOT: "symbolic link leading outside the root (see --follow-symlinks)",
     BROKEN_SYMLINK: "broken symbolic link",
     UNREADABLE: "unreadable",
     NOT_REGULAR: "not a regular file",
@@ -79,7 +83,7 @@ class WalkOptions:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     gitignore: bool = True
     default_excludes: bool = True
-    follow_symlinks: bool = True
+    follow_symlinks: bool = False  # also follow links that lead outside the root
     all_languages: bool = False  # also yield files whose language is unknown
 
     def __post_init__(self) -> None:
@@ -89,8 +93,8 @@ class WalkOptions:
             raise ValueError(f"max_file_size must be a positive number of bytes, not {self.max_file_size!r}")
         for glob in self.include + self.exclude:
             try:
-                glob_to_regex(glob)
-            except (ValueError, re.error) as exc:
+                compile_glob(glob)
+            except ValueError as exc:
                 raise ValueError(f"invalid glob {glob!r}: {exc}") from None
 
     def to_dict(self) -> dict[str, object]:
@@ -160,8 +164,9 @@ class WalkRules:
         self.root = os.path.abspath(os.fspath(root))
         self.options = options or WalkOptions()
         self.ignore = IgnoreRules(self.root, ignore_top) if self.options.gitignore else None
-        self._include = [glob_to_regex(g) for g in self.options.include]
-        self._exclude = [glob_to_regex(g) for g in self.options.exclude]
+        self._include = [compile_glob(g) for g in self.options.include]
+        self._exclude = [compile_glob(g) for g in self.options.exclude]
+        self.real_root = os.path.realpath(self.root)
 
     def rel(self, path: str | os.PathLike[str]) -> str:
         rel = os.path.relpath(os.path.abspath(os.fspath(path)), self.root)
@@ -170,17 +175,29 @@ class WalkRules:
     def entry_skip_reason(self, path: str, rel: str, is_dir: bool) -> str | None:
         """Why an entry does not belong to the codebase at all (hidden in the TUI tree,
         never descended into or chunked), or None. Content checks come later."""
-        name = os.path.basename(path)
+        ignored = None
+        if self.ignore is not None:
+            ignored = self.ignore.entry_matcher(os.path.dirname(os.path.abspath(path)))
+        is_link = is_dir and os.path.islink(path)
+        return self._skip_reason(path, rel, os.path.basename(path), is_dir, is_link, ignored)
+
+    def _skip_reason(self, path: str, rel: str, name: str, is_dir: bool, is_link: bool,
+                     ignored: EntryMatcher | None) -> str | None:
         if is_dir and self.options.default_excludes:
             if name in DEFAULT_EXCLUDED_DIRS or name.endswith(DEFAULT_EXCLUDED_DIR_SUFFIXES):
                 return EXCLUDED_DIR
             if any(os.path.exists(os.path.join(path, marker)) for marker in ENVIRONMENT_MARKERS):
                 return ENVIRONMENT
-        if rel and any(rx.fullmatch(rel) for rx in self._exclude):
+        if rel and self._exclude and _any_match(self._exclude, rel, is_dir):
             return EXCLUDED
-        if self.ignore is not None and self.ignore.match(path, is_dir):
+        # git sees a symbolic link as a link, not a directory: "build/" does not match one.
+        if ignored is not None and ignored(os.fsencode(name), is_dir and not is_link):
             return GITIGNORED
         return None
+
+    def leaves_root(self, path: str) -> bool:
+        """Whether a symbolic link resolves to somewhere outside the root."""
+        return not _is_within(os.path.realpath(path), self.real_root)
 
     def is_shown(self, path: str | os.PathLike[str], is_dir: bool | None = None) -> bool:
         """Whether a file-tree entry should be listed: not ignored, not excluded, and no
@@ -201,7 +218,7 @@ class WalkRules:
 
     def file_skip(self, path: str, rel: str, size: int) -> tuple[str | None, str | None, str]:
         """(reason, language, detail) for a file that passed :meth:`entry_skip_reason`."""
-        included = bool(self._include) and any(rx.fullmatch(rel) for rx in self._include)
+        included = bool(self._include) and _any_match(self._include, rel, False)
         if self._include and not included:
             return NOT_INCLUDED, None, ""
         if size > self.options.max_file_size:
@@ -224,7 +241,7 @@ def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> It
 def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile | Skipped]:
     """Pre-order, names sorted (the order of a file tree), with a stack of directory
     listings instead of recursion."""
-    follow = rules.options.follow_symlinks
+    follow_outside = rules.options.follow_symlinks
     top_stat = _stat(top)
     if top_stat is None:
         return
@@ -232,49 +249,66 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
     walked: set[tuple[int, int]] = {top_id}
     # Each level carries the identities of the directories above it, so a link back to an
     # ancestor (a loop) is told apart from a second link to an already-walked directory.
-    stack: list[tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]]]] = []
+    stack: list[tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]], EntryMatcher | None]] = []
     listing = _list(top, top_rel)
     if isinstance(listing, Skipped):
         yield listing
         return
-    stack.append((iter(listing), top_rel, frozenset({top_id})))
+    ignore = rules.ignore
+    stack.append((iter(listing), top_rel, frozenset({top_id}), ignore.entry_matcher(top) if ignore else None))
     while stack:
-        entries, dir_rel, ancestors = stack[-1]
+        entries, dir_rel, ancestors, ignored = stack[-1]
         entry = next(entries, None)
         if entry is None:
             stack.pop()
             continue
         path = entry.path
-        rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+        name = entry.name
+        rel = f"{dir_rel}/{name}" if dir_rel else name
         is_link = entry.is_symlink()
-        if is_link and not follow:
-            continue
+        st: os.stat_result | None = None
         try:
-            st = entry.stat(follow_symlinks=True)
+            if is_link:
+                st = os.stat(path)
+                is_dir = stat.S_ISDIR(st.st_mode)
+            else:
+                is_dir = entry.is_dir(follow_symlinks=False)
         except OSError as exc:
             if is_link:
                 yield Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path))
             else:
                 yield Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
             continue
-        is_dir = stat.S_ISDIR(st.st_mode)
-        reason = rules.entry_skip_reason(path, rel, is_dir)
+        reason = rules._skip_reason(path, rel, name, is_dir, is_link, ignored)
         if reason is not None:
             yield Skipped(path, rel, reason, is_dir)
+            continue
+        if is_link and not follow_outside and rules.leaves_root(path):
+            yield Skipped(path, rel, OUTSIDE_ROOT, is_dir, f"-> {_link_target(path)}")
+            continue
+        try:
+            if st is None:
+                st = entry.stat(follow_symlinks=False)
+        except OSError as exc:
+            yield Skipped(path, rel, UNREADABLE, is_dir, exc.strerror or str(exc))
             continue
         if is_dir:
             identity = (st.st_dev, st.st_ino)
             if identity in ancestors:
                 yield Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}")
                 continue
-            if identity in walked:
-                continue  # a second way into a directory already walked: nothing new there
+            if identity in walked or (is_link and not follow_outside):
+                # A second way into a directory: nothing new there. Without
+                # follow_symlinks a link inside the root is never entered: its target is
+                # walked under its own name (or left out for its own reasons), as git does.
+                continue
             walked.add(identity)
             listing = _list(path, rel)
             if isinstance(listing, Skipped):
                 yield listing
             else:
-                stack.append((iter(listing), rel, ancestors | {identity}))
+                stack.append((iter(listing), rel, ancestors | {identity},
+                              ignore.entry_matcher(path) if ignore else None))
             continue
         if not stat.S_ISREG(st.st_mode):
             yield Skipped(path, rel, NOT_REGULAR, False)
@@ -374,11 +408,29 @@ def _stat(path: str) -> os.stat_result | None:
 
 
 def _read_head(path: str) -> bytes:
+    """The first bytes of a file, for shebang detection; never blocks (a FIFO that took
+    the place of a checked regular file gives nothing)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        with open(path, "rb") as handle:
-            return handle.read(_HEAD_BYTES)
+        fd = os.open(path, flags)
     except OSError:
         return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        return os.read(fd, _HEAD_BYTES)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _any_match(patterns: list[IgnorePattern], rel: str, is_dir: bool) -> bool:
+    return any(p.matches(rel, is_dir) for p in patterns)
+
+
+def _is_within(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
 def _link_target(path: str) -> str:
