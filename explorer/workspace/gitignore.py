@@ -22,22 +22,34 @@ descend, and :meth:`IgnoreRules.is_ignored` checks ancestors for single-path que
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine.files import UnreadableFileError, read_regular_file
-from .wildmatch import CASEFOLD, PATHNAME, literal_prefix_length, wildmatch
+from .wildmatch import byte_sets, literal_prefix_length, literal_runs, match_prepared
 
 GITIGNORE = ".gitignore"
 #: Ignore files larger than this are not read (git's own limit is 100 MB).
 MAX_IGNORE_FILE_BYTES = 16 * 2**20
 _MAX_GIT_FILE_BYTES = 1 * 2**20  # .git files, commondir, config
 _BOM = b"\xef\xbb\xbf"
+_MAX_EXPANSIONS = 64
 
 #: ``ignored(name, is_dir)`` for the entries of one directory (``name`` as bytes).
 EntryMatcher = Callable[[bytes, bool], bool]
+
+_FS_ENCODING = sys.getfilesystemencoding()
+_FS_ERRORS = sys.getfilesystemencodeerrors()
+
+
+def fs_bytes(name: str) -> bytes:
+    """A file name as the bytes the file system holds (``os.fsencode`` for a ``str``, faster)."""
+    return name.encode(_FS_ENCODING, _FS_ERRORS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +63,46 @@ class IgnorePattern:
     name_only: bool  # no slash: matched against the last path component alone
     prefix: int  # how many leading bytes hold no wildcard
     ignore_case: bool = False
+    # Worked out once, for matching many paths:
+    literal: bool = field(init=False)  # no wildcard at all
+    suffix: bytes | None = field(init=False)  # "*literal" name patterns: the literal
+    body: bytes = field(init=False)  # what is matched: path patterns lose a leading "/"
+    body_prefix: bytes = field(init=False)  # the literal start of body (case-folded if so)
+    first_segment: bytes | None = field(init=False)  # path patterns: a literal first component
+    required: bytes = field(init=False)  # the longest literal run: any match contains it
+    # Name patterns such as "[Tt]humbs.db" or "*.py[cod]": every name (or, after a leading
+    # "*", every suffix) they match, when there are few; looked up like literal names.
+    expansions: frozenset[bytes] | None = field(init=False)
+    _body0: bytes = field(init=False, repr=False)
 
-    @property
-    def literal(self) -> bool:
-        return self.prefix == len(self.pattern)
-
-    @property
-    def suffix(self) -> bytes | None:
-        """For ``*literal`` name patterns, the literal (matched with ``endswith``)."""
-        if self.name_only and self.pattern[:1] == b"*" and literal_prefix_length(self.pattern[1:]) == len(self.pattern) - 1:
-            return self.pattern[1:]
-        return None
+    def __post_init__(self) -> None:
+        pattern, fold = self.pattern, self.ignore_case
+        body = pattern if self.name_only or pattern[:1] != b"/" else pattern[1:]
+        plain = literal_prefix_length(body)
+        suffix = None
+        if self.name_only and pattern[:1] == b"*" and literal_prefix_length(pattern[1:]) == len(pattern) - 1:
+            suffix = pattern[1:].lower() if fold else pattern[1:]
+        first = None
+        if not self.name_only:
+            head, slash, _ = body.partition(b"/")
+            if slash and literal_prefix_length(head) == len(head) and head:
+                first = head.lower() if fold else head
+            elif not slash and plain == len(body):
+                first = body.lower() if fold else body
+        runs = literal_runs(body)
+        required = max(runs, key=len) if runs else b""
+        expansions = None
+        if self.name_only and suffix is None and self.prefix != len(pattern):
+            sets = byte_sets(pattern[1:] if pattern[:1] == b"*" else pattern, fold)
+            if sets is not None and math.prod(len(s) for s in sets) <= _MAX_EXPANSIONS:
+                expansions = frozenset(bytes(combo) for combo in itertools.product(*(sorted(s) for s in sets)))
+        for name, value in (
+            ("expansions", expansions),
+            ("literal", self.prefix == len(pattern)), ("suffix", suffix), ("body", body),
+            ("body_prefix", body[:plain].lower() if fold else body[:plain]), ("first_segment", first),
+            ("required", required.lower() if fold else required), ("_body0", body + b"\0"),
+        ):
+            object.__setattr__(self, name, value)
 
     def matches(self, rel: str | bytes, is_dir: bool) -> bool:
         """Whether the path ``rel`` (relative to the ignore file's directory, ``/``-separated)
@@ -69,39 +110,33 @@ class IgnorePattern:
         rel_bytes = os.fsencode(rel)
         if self.dir_only and not is_dir:
             return False
+        if self.ignore_case:
+            rel_bytes = rel_bytes.lower()
         return self.match_path(rel_bytes, rel_bytes.rpartition(b"/")[2])
 
     def match_path(self, rel: bytes, name: bytes) -> bool:
-        """git's ``match_basename``/``match_pathname``, type checks left to the caller."""
-        pattern = self.pattern
+        """git's ``match_basename``/``match_pathname``, type checks left to the caller.
+        With ``ignore_case``, ``rel`` and ``name`` must be lower-cased already."""
         fold = self.ignore_case
         if self.name_only:
             if self.literal:
-                return (name.lower() == pattern.lower()) if fold else name == pattern
-            suffix = self.suffix
-            if suffix is not None:
-                return name.lower().endswith(suffix.lower()) if fold else name.endswith(suffix)
-            if self.prefix and not _starts_with(name, pattern[:self.prefix], fold):
+                return name == (self.pattern.lower() if fold else self.pattern)
+            if self.suffix is not None:
+                return name.endswith(self.suffix)
+            if not name.startswith(self.body_prefix) or self.required not in name:
                 return False
-            return wildmatch(pattern, name, CASEFOLD if fold else 0)
-        prefix = self.prefix
-        if pattern[:1] == b"/":
-            pattern = pattern[1:]
-            prefix -= 1
-        if prefix:
-            if prefix > len(rel) or not _starts_with(rel, pattern[:prefix], fold):
+            return match_prepared(self._body0, name + b"\0", fold, False)
+        body_prefix = self.body_prefix
+        if body_prefix:
+            if not rel.startswith(body_prefix):
                 return False
-            if prefix == len(pattern) == len(rel):
+            if len(body_prefix) == len(self.body) == len(rel):
                 return True
+        if self.required not in rel:
+            return False
         # The whole pattern against the whole path: git 2.52+ (older gits cut the literal
         # prefix off first, which made "foo**/bar" match "foobar").
-        return wildmatch(pattern, rel, PATHNAME | (CASEFOLD if fold else 0))
-
-
-def _starts_with(text: bytes, prefix: bytes, fold: bool) -> bool:
-    if fold:
-        return text[:len(prefix)].lower() == prefix.lower()
-    return text.startswith(prefix)
+        return match_prepared(self._body0, rel + b"\0", fold, True)
 
 
 def split_ignore_lines(data: bytes) -> list[bytes]:
@@ -196,26 +231,50 @@ class IgnoreFile:
     _by_name: dict[bytes, list[int]] = field(init=False, repr=False)
     _by_suffix: dict[bytes, list[int]] = field(init=False, repr=False)
     _suffix_lengths: tuple[int, ...] = field(init=False, repr=False)
-    _others: list[int] = field(init=False, repr=False)
+    _by_prefix: dict[bytes, list[int]] = field(init=False, repr=False)
+    _prefix_lengths: tuple[int, ...] = field(init=False, repr=False)
+    _by_first: dict[bytes, list[int]] = field(init=False, repr=False)
+    _rest_for_files: list[int] = field(init=False, repr=False)
+    _suffixes: tuple[bytes, ...] = field(init=False, repr=False)
+    _prefixes: tuple[bytes, ...] = field(init=False, repr=False)
+    _rest_for_dirs: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        # Each group lists pattern indices last first (the last match wins), so a scan can
+        # stop at the first match, or at the best index another group already found.
         by_name: dict[bytes, list[int]] = {}
         by_suffix: dict[bytes, list[int]] = {}
-        others: list[int] = []
+        by_prefix: dict[bytes, list[int]] = {}
+        by_first: dict[bytes, list[int]] = {}
+        rest_files: list[int] = []
+        rest_dirs: list[int] = []
         fold = self.ignore_case
-        for index in range(len(self.patterns) - 1, -1, -1):  # last first: the last match wins
+        for index in range(len(self.patterns) - 1, -1, -1):
             pattern = self.patterns[index]
-            suffix = pattern.suffix
+            if pattern.ignore_case != fold:
+                pattern = replace(pattern, ignore_case=fold)
+                self.patterns[index] = pattern
             if pattern.name_only and pattern.literal:
                 by_name.setdefault(pattern.pattern.lower() if fold else pattern.pattern, []).append(index)
-            elif suffix is not None:
-                by_suffix.setdefault(suffix.lower() if fold else suffix, []).append(index)
+            elif pattern.expansions is not None:
+                group = by_suffix if pattern.pattern[:1] == b"*" else by_name
+                for key in pattern.expansions:
+                    group.setdefault(key, []).append(index)
+            elif pattern.suffix is not None:
+                by_suffix.setdefault(pattern.suffix, []).append(index)
+            elif pattern.name_only and pattern.body_prefix:
+                by_prefix.setdefault(pattern.body_prefix, []).append(index)
+            elif pattern.first_segment is not None:
+                by_first.setdefault(pattern.first_segment, []).append(index)
             else:
-                others.append(index)
-        self._by_name = by_name
-        self._by_suffix = by_suffix
-        self._suffix_lengths = tuple(sorted({len(s) for s in by_suffix}))
-        self._others = others
+                rest_dirs.append(index)
+                if not pattern.dir_only:
+                    rest_files.append(index)
+        self._by_name, self._by_suffix, self._by_prefix, self._by_first = by_name, by_suffix, by_prefix, by_first
+        self._suffix_lengths = tuple(sorted({len(k) for k in by_suffix}))
+        self._prefix_lengths = tuple(sorted({len(k) for k in by_prefix}))
+        self._rest_for_files, self._rest_for_dirs = rest_files, rest_dirs
+        self._suffixes, self._prefixes = tuple(by_suffix), tuple(by_prefix)
 
     @classmethod
     def parse(cls, text: str | bytes, base: str, source: str | None = None,
@@ -239,32 +298,40 @@ class IgnoreFile:
     def decide_rel(self, rel: bytes, name: bytes, is_dir: bool) -> bool | None:
         """True if ignored, False if re-included, None if no pattern here matches ``rel``
         (relative to :attr:`base`; ``name`` is its last component)."""
+        if self.ignore_case:
+            rel, name = rel.lower(), name.lower()
         patterns = self.patterns
         best = -1
-        key = name.lower() if self.ignore_case else name
-        for index in self._by_name.get(key, ()):
+        for index in self._by_name.get(name, ()):
             if is_dir or not patterns[index].dir_only:
                 best = index
                 break
-        if self._suffix_lengths:
-            size = len(key)
+        # endswith/startswith with a tuple reject most names in one call.
+        if self._suffixes and name.endswith(self._suffixes):
+            size = len(name)
             by_suffix = self._by_suffix
             for length in self._suffix_lengths:
                 if length > size:
                     break
-                for index in by_suffix.get(key[size - length:], ()):
+                for index in by_suffix.get(name[size - length:], ()):
                     if index <= best:
                         break
                     if is_dir or not patterns[index].dir_only:
                         best = index
                         break
-        for index in self._others:
-            if index <= best:
-                break
-            pattern = patterns[index]
-            if (is_dir or not pattern.dir_only) and pattern.match_path(rel, name):
-                best = index
-                break
+        if self._prefixes and name.startswith(self._prefixes):
+            by_prefix = self._by_prefix
+            for length in self._prefix_lengths:
+                candidates = by_prefix.get(name[:length])
+                if candidates:
+                    best = _scan(patterns, candidates, best, rel, name, is_dir)
+        if self._by_first:
+            candidates = self._by_first.get(rel.partition(b"/")[0])
+            if candidates:
+                best = _scan(patterns, candidates, best, rel, name, is_dir)
+        rest = self._rest_for_dirs if is_dir else self._rest_for_files
+        if rest:
+            best = _scan(patterns, rest, best, rel, name, is_dir)
         if best < 0:
             return None
         return not patterns[best].negated
@@ -279,6 +346,22 @@ class IgnoreFile:
             rel = rel.replace(os.sep, "/")
         rel_bytes = os.fsencode(rel)
         return self.decide_rel(rel_bytes, rel_bytes.rpartition(b"/")[2], is_dir)
+
+
+def _scan(patterns: list[IgnorePattern], candidates: Iterable[int], best: int, rel: bytes, name: bytes,
+          is_dir: bool) -> int:
+    """The index of the first (highest) candidate above ``best`` that matches, else ``best``."""
+    for index in candidates:
+        if index <= best:
+            break
+        pattern = patterns[index]
+        if pattern.dir_only and not is_dir:
+            continue
+        if pattern.required not in (name if pattern.name_only else rel):
+            continue  # cheap: most names lack the pattern's literal part
+        if pattern.match_path(rel, name):
+            return index
+    return best
 
 
 def _read_ignore_file(path: str, follow_symlink: bool, problems: list[str] | None) -> bytes | None:
@@ -534,7 +617,7 @@ class IgnoreRules:
         walkers do not descend into ignored directories)."""
         path = os.path.abspath(os.fspath(path))
         directory, name = os.path.split(path)
-        return self.entry_matcher(directory)(os.fsencode(name), is_dir)
+        return self.entry_matcher(directory)(fs_bytes(name), is_dir)
 
     def is_ignored(self, path: str | os.PathLike[str], is_dir: bool | None = None) -> bool:
         """Whether ``path`` is ignored, itself or through an ignored ancestor directory

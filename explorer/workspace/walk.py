@@ -10,6 +10,7 @@ link as one entry and a link to ``/usr`` would pull in a whole system.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import stat
@@ -17,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..engine.languages import detect_language
-from .gitignore import EntryMatcher, IgnorePattern, IgnoreRules, compile_glob
+from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes
 
 #: Directory names skipped by default: version control, dependencies, caches, build output.
 DEFAULT_EXCLUDED_DIRS = frozenset({
@@ -36,6 +37,7 @@ DEFAULT_EXCLUDED_DIR_SUFFIXES = (".egg-info", ".dist-info")
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 
 DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
+_BY_NAME = operator.attrgetter("name")
 _HEAD_BYTES = 256  # enough for a shebang line
 
 # Skip reasons: stable codes (used in JSON and summaries) and their plain wording.
@@ -164,8 +166,11 @@ class WalkRules:
         self.root = os.path.abspath(os.fspath(root))
         self.options = options or WalkOptions()
         self.ignore = IgnoreRules(self.root, ignore_top) if self.options.gitignore else None
-        self._include = [compile_glob(g) for g in self.options.include]
-        self._exclude = [compile_glob(g) for g in self.options.exclude]
+        # The globs as one ignore file each: grouped for speed, the last match deciding.
+        self._include = IgnoreFile(self.root, [compile_glob(g) for g in self.options.include]) \
+            if self.options.include else None
+        self._exclude = IgnoreFile(self.root, [compile_glob(g) for g in self.options.exclude]) \
+            if self.options.exclude else None
         self.real_root = os.path.realpath(self.root)
 
     def rel(self, path: str | os.PathLike[str]) -> str:
@@ -179,19 +184,20 @@ class WalkRules:
         if self.ignore is not None:
             ignored = self.ignore.entry_matcher(os.path.dirname(os.path.abspath(path)))
         is_link = is_dir and os.path.islink(path)
-        return self._skip_reason(path, rel, os.path.basename(path), is_dir, is_link, ignored)
+        name = os.path.basename(path)
+        return self._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
 
-    def _skip_reason(self, path: str, rel: str, name: str, is_dir: bool, is_link: bool,
-                     ignored: EntryMatcher | None) -> str | None:
+    def _skip_reason(self, path: str, rel: bytes, name: str, name_bytes: bytes, is_dir: bool,
+                     is_link: bool, ignored: EntryMatcher | None) -> str | None:
         if is_dir and self.options.default_excludes:
             if name in DEFAULT_EXCLUDED_DIRS or name.endswith(DEFAULT_EXCLUDED_DIR_SUFFIXES):
                 return EXCLUDED_DIR
             if any(os.path.exists(os.path.join(path, marker)) for marker in ENVIRONMENT_MARKERS):
                 return ENVIRONMENT
-        if rel and self._exclude and _any_match(self._exclude, rel, is_dir):
+        if rel and self._exclude is not None and self._exclude.decide_rel(rel, name_bytes, is_dir):
             return EXCLUDED
         # git sees a symbolic link as a link, not a directory: "build/" does not match one.
-        if ignored is not None and ignored(os.fsencode(name), is_dir and not is_link):
+        if ignored is not None and ignored(name_bytes, is_dir and not is_link):
             return GITIGNORED
         return None
 
@@ -218,12 +224,15 @@ class WalkRules:
 
     def file_skip(self, path: str, rel: str, size: int) -> tuple[str | None, str | None, str]:
         """(reason, language, detail) for a file that passed :meth:`entry_skip_reason`."""
-        included = bool(self._include) and _any_match(self._include, rel, False)
-        if self._include and not included:
-            return NOT_INCLUDED, None, ""
+        included = False
+        if self._include is not None:
+            rel_bytes = fs_bytes(rel)
+            included = bool(self._include.decide_rel(rel_bytes, rel_bytes.rpartition(b"/")[2], False))
+            if not included:
+                return NOT_INCLUDED, None, ""
         if size > self.options.max_file_size:
             return TOO_LARGE, None, f"{_human(size)} > {_human(self.options.max_file_size)}"
-        language = detect_language(path)
+        language = detect_language(rel.rpartition("/")[2] or path)
         if language is None:
             language = detect_language(None, _read_head(path))
         if language is None and not (included or self.options.all_languages):
@@ -242,6 +251,7 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
     """Pre-order, names sorted (the order of a file tree), with a stack of directory
     listings instead of recursion."""
     follow_outside = rules.options.follow_symlinks
+    has_exclude = bool(rules.options.exclude)
     top_stat = _stat(top)
     if top_stat is None:
         return
@@ -249,22 +259,28 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
     walked: set[tuple[int, int]] = {top_id}
     # Each level carries the identities of the directories above it, so a link back to an
     # ancestor (a loop) is told apart from a second link to an already-walked directory.
-    stack: list[tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]], EntryMatcher | None]] = []
+    stack: list[tuple[Iterator[os.DirEntry[str]], str, bytes, frozenset[tuple[int, int]], EntryMatcher | None]] = []
     listing = _list(top, top_rel)
     if isinstance(listing, Skipped):
         yield listing
         return
     ignore = rules.ignore
-    stack.append((iter(listing), top_rel, frozenset({top_id}), ignore.entry_matcher(top) if ignore else None))
+    stack.append((iter(listing), top_rel, fs_bytes(top_rel), frozenset({top_id}),
+                  ignore.entry_matcher(top) if ignore else None))
     while stack:
-        entries, dir_rel, ancestors, ignored = stack[-1]
+        entries, dir_rel, dir_rel_bytes, ancestors, ignored = stack[-1]
         entry = next(entries, None)
         if entry is None:
             stack.pop()
             continue
         path = entry.path
         name = entry.name
-        rel = f"{dir_rel}/{name}" if dir_rel else name
+        name_bytes = fs_bytes(name)
+        if dir_rel:
+            rel = f"{dir_rel}/{name}"
+            rel_bytes = dir_rel_bytes + b"/" + name_bytes
+        else:
+            rel, rel_bytes = name, name_bytes
         is_link = entry.is_symlink()
         st: os.stat_result | None = None
         try:
@@ -279,7 +295,12 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
             else:
                 yield Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
             continue
-        reason = rules._skip_reason(path, rel, name, is_dir, is_link, ignored)
+        if is_dir or has_exclude:
+            reason = rules._skip_reason(path, rel_bytes, name, name_bytes, is_dir, is_link, ignored)
+        elif ignored is not None and ignored(name_bytes, False):  # the common case, inline
+            reason = GITIGNORED
+        else:
+            reason = None
         if reason is not None:
             yield Skipped(path, rel, reason, is_dir)
             continue
@@ -307,7 +328,7 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
             if isinstance(listing, Skipped):
                 yield listing
             else:
-                stack.append((iter(listing), rel, ancestors | {identity},
+                stack.append((iter(listing), rel, rel_bytes, ancestors | {identity},
                               ignore.entry_matcher(path) if ignore else None))
             continue
         if not stat.S_ISREG(st.st_mode):
@@ -323,7 +344,7 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
 def _list(directory: str, rel: str) -> list[os.DirEntry[str]] | Skipped:
     try:
         with os.scandir(directory) as it:
-            return sorted(it, key=lambda e: e.name)
+            return sorted(it, key=_BY_NAME)
     except OSError as exc:
         return Skipped(directory, rel, UNREADABLE, True, exc.strerror or str(exc))
 
@@ -423,10 +444,6 @@ def _read_head(path: str) -> bytes:
         return b""
     finally:
         os.close(fd)
-
-
-def _any_match(patterns: list[IgnorePattern], rel: str, is_dir: bool) -> bool:
-    return any(p.matches(rel, is_dir) for p in patterns)
 
 
 def _is_within(path: str, directory: str) -> bool:

@@ -77,6 +77,66 @@ def wildmatch(pattern: bytes, text: bytes, flags: int = 0) -> bool:
     return _dowild(pat, txt, fold, bool(flags & PATHNAME)) == _MATCH
 
 
+def match_prepared(pattern0: bytes, text0: bytes, fold: bool, pathname: bool) -> bool:
+    """:func:`wildmatch` for callers that match one pattern many times: both strings
+    already end in one NUL (and hold no other), ``text0`` already lower-cased if ``fold``."""
+    return _dowild(pattern0, text0, fold, pathname) == _MATCH
+
+
+def byte_sets(pattern: bytes, fold: bool = False) -> list[frozenset[int]] | None:
+    """For a pattern of fixed length (plain bytes, escapes and classes only: no ``*`` or
+    ``?``), the bytes each position accepts, judged by the matcher itself (``fold``: for a
+    lower-cased text, as :func:`wildmatch` sees it); ``None`` for any other pattern."""
+    pat = pattern + b"\0"
+    sets: list[frozenset[int]] = []
+    p = 0
+    while pat[p] != _NUL:
+        byte = pat[p]
+        if byte in (_STAR, _QUESTION):
+            return None
+        if byte == _BRACKET:
+            end = _class_end(pat, p)
+            if end < 0:
+                return None
+            sets.append(frozenset(t for t in range(256) if _match_class(pat, p, t, fold, False)))
+            p = end + 1
+        elif byte == _BACKSLASH:
+            if pat[p + 1] == _NUL:
+                return None
+            sets.append(frozenset((pat[p + 1],)))
+            p += 2
+        else:
+            sets.append(frozenset((byte + 0x20 if fold and 0x41 <= byte <= 0x5A else byte,)))
+            p += 1
+    return sets
+
+
+def literal_runs(pattern: bytes) -> list[bytes]:
+    """The runs of plain bytes of a pattern (outside classes and escapes): each must
+    appear in any text the pattern matches, except a ``/`` at either end of a run, which
+    a ``**/`` may match without one."""
+    runs: list[bytes] = []
+    current = bytearray()
+    i, n = 0, len(pattern)
+    while i < n:
+        byte = pattern[i]
+        if byte in _GLOB_SPECIAL:
+            runs.append(bytes(current).strip(b"/"))
+            current.clear()
+            if byte == _BRACKET:
+                end = _class_end(pattern + b"\0", i)
+                if end < 0:
+                    break  # a malformed class: the pattern matches nothing anyway
+                i = end + 1
+            else:
+                i += 2 if byte == _BACKSLASH else 1
+            continue
+        current.append(byte)
+        i += 1
+    runs.append(bytes(current).strip(b"/"))
+    return [r for r in runs if r]
+
+
 # A suspended "*": (kind, pattern index, text index, star may match "/").
 # Kind _ZERO_DIRS waits on "**/" matching zero directories; _STAR_LOOP on the rest of
 # the pattern from one text position.
@@ -199,6 +259,49 @@ def _run(pat: bytes, txt: bytes, p: int, t: int, fold: bool, pathname: bool) -> 
                 return _NOMATCH
         p += 1
         t += 1
+
+
+def _class_end(pat: bytes, p: int) -> int:
+    """Where the bracket expression at ``pat[p] == '['`` ends (its ``]``), or -1 if it
+    is malformed; the same walk through the class as :func:`_match_class`."""
+    p += 1
+    if pat[p] in (_BANG, _CARET):
+        p += 1
+    p_ch = pat[p]
+    prev_ch = 0
+    while True:
+        if p_ch == _NUL:
+            return -1
+        if p_ch == _BACKSLASH:
+            p += 1
+            if pat[p] == _NUL:
+                return -1
+        elif p_ch == _DASH and prev_ch and pat[p + 1] not in (_NUL, _CLOSE):
+            p += 1
+            if pat[p] == _BACKSLASH:
+                p += 1
+                if pat[p] == _NUL:
+                    return -1
+            p_ch = 0
+        elif p_ch == _BRACKET and pat[p + 1] == _COLON:
+            start = p + 2
+            p = start
+            while pat[p] not in (_NUL, _CLOSE):
+                p += 1
+            if pat[p] == _NUL:
+                return -1
+            if p - start - 1 < 0 or pat[p - 1] != _COLON:
+                p = start - 2
+                p_ch = _BRACKET
+            else:
+                if pat[start:p - 1] not in _CLASSES:
+                    return -1
+                p_ch = 0
+        prev_ch = p_ch
+        p += 1
+        p_ch = pat[p]
+        if p_ch == _CLOSE:
+            return p
 
 
 def _match_class(pat: bytes, p: int, t_ch: int, fold: bool, pathname: bool) -> int:
