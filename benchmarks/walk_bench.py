@@ -32,7 +32,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from explorer.workspace.walk import WalkedFile, WalkOptions, walk  # noqa: E402
+from explorer.workspace.walk import WalkedFile, WalkOptions, walk
 
 EXTENSIONS = ["py", "txt", "json", "md", "c", "h", "js", "toml", "cfg", "log", "pyc", "so", "o", "tmp"]
 WORDS = ["core", "util", "data", "model", "view", "io", "net", "test", "docs", "build", "dist", "cache",
