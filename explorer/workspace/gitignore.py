@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..engine.files import UnreadableFileError, read_regular_file
-from .wildmatch import byte_sets, literal_prefix_length, literal_runs, match_prepared
+from .wildmatch import byte_sets, is_glob_special, literal_prefix_length, literal_runs, match_prepared
 
 GITIGNORE = ".gitignore"
 #: Ignore files larger than this are not read (git's own limit is 100 MB).
@@ -73,6 +73,8 @@ class IgnorePattern:
     # Name patterns such as "[Tt]humbs.db" or "*.py[cod]": every name (or, after a leading
     # "*", every suffix) they match, when there are few; looked up like literal names.
     expansions: frozenset[bytes] | None = field(init=False)
+    # Name patterns "head*tail" with no other wildcard: matched with startswith/endswith.
+    around_star: tuple[bytes, bytes] | None = field(init=False)
     _body0: bytes = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -96,7 +98,12 @@ class IgnorePattern:
             sets = byte_sets(pattern[1:] if pattern[:1] == b"*" else pattern, fold)
             if sets is not None and math.prod(len(s) for s in sets) <= _MAX_EXPANSIONS:
                 expansions = frozenset(bytes(combo) for combo in itertools.product(*(sorted(s) for s in sets)))
+        around_star = None
+        if self.name_only and pattern.count(b"*") == 1 and literal_prefix_length(pattern.replace(b"*", b"")) == len(pattern) - 1:
+            head, _, tail = pattern.partition(b"*")
+            around_star = (head.lower(), tail.lower()) if fold else (head, tail)
         for name, value in (
+            ("around_star", around_star),
             ("expansions", expansions),
             ("literal", self.prefix == len(pattern)), ("suffix", suffix), ("body", body),
             ("body_prefix", body[:plain].lower() if fold else body[:plain]), ("first_segment", first),
@@ -123,6 +130,9 @@ class IgnorePattern:
                 return name == (self.pattern.lower() if fold else self.pattern)
             if self.suffix is not None:
                 return name.endswith(self.suffix)
+            if self.around_star is not None:
+                head, tail = self.around_star
+                return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
             if not name.startswith(self.body_prefix) or self.required not in name:
                 return False
             return match_prepared(self._body0, name + b"\0", fold, False)
@@ -513,6 +523,7 @@ class IgnoreRules:
         self._files: dict[str, IgnoreFile | None] = {}
         self._chains: dict[str, tuple[IgnoreFile, ...]] = {}
         self._matchers: dict[str, EntryMatcher] = {}
+        self._merged: dict[tuple[int, ...], IgnoreFile] = {}
         self._repo_case: dict[str, bool] = {}
         self._repo_wide: dict[str, tuple[IgnoreFile, ...]] = {}
         self._top_is_repo = worktree is not None
@@ -523,6 +534,7 @@ class IgnoreRules:
         self._files.clear()
         self._chains.clear()
         self._matchers.clear()
+        self._merged.clear()
         self._repo_case.clear()
         self._repo_wide.clear()
         self.problems.clear()
@@ -582,35 +594,28 @@ class IgnoreRules:
         return self._files[directory]
 
     def entry_matcher(self, directory: str) -> EntryMatcher:
-        """``ignored(name, is_dir)`` for entries of ``directory`` (an absolute path), with
-        the chain and each ignore file's path prefix worked out once."""
+        """``ignored(name, is_dir)`` for entries of ``directory`` (an absolute path): the
+        chain merged into one ignore file (cached per chain) and the path prefix of the
+        directory worked out once."""
         matcher = self._matchers.get(directory)
         if matcher is not None:
             return matcher
         chain = self.chain_for(directory)
-        directory_bytes = os.fsencode(directory)
-        steps: list[tuple[Callable[[bytes, bytes, bool], bool | None], bytes]] = []
-        for ignore_file in reversed(chain):
-            base = os.fsencode(ignore_file.base)
-            if directory_bytes == base:
-                prefix = b""
-            elif directory_bytes.startswith(base.rstrip(b"/") + b"/"):
-                prefix = directory_bytes[len(base.rstrip(b"/")) + 1:] + b"/"
-            else:
-                continue
-            if os.sep != "/":
-                prefix = prefix.replace(os.fsencode(os.sep), b"/")
-            steps.append((ignore_file.decide_rel, prefix))
+        key = tuple(id(f) for f in chain)
+        merged = self._merged.get(key)
+        if merged is None and chain:
+            merged = self._merged[key] = merge_ignore_files(chain)
+        prefix = _relative_prefix(directory, merged.base) if merged is not None else None
+        if merged is None or prefix is None:
+            matcher = _never_ignored
+        else:
+            decide = merged.decide_rel
 
-        def ignored(name: bytes, is_dir: bool) -> bool:
-            for decide, prefix in steps:
-                decision = decide(prefix + name, name, is_dir)
-                if decision is not None:
-                    return decision
-            return False
+            def matcher(name: bytes, is_dir: bool) -> bool:
+                return decide(prefix + name, name, is_dir) is True
 
-        self._matchers[directory] = ignored
-        return ignored
+        self._matchers[directory] = matcher
+        return matcher
 
     def match(self, path: str | os.PathLike[str], is_dir: bool) -> bool:
         """Whether ``path`` itself is ignored by a pattern (ancestors not considered:
@@ -634,6 +639,46 @@ class IgnoreRules:
             if self.match(ancestor, True):
                 return True
         return self.match(path, is_dir)
+
+
+def merge_ignore_files(chain: tuple[IgnoreFile, ...]) -> IgnoreFile:
+    """One ignore file equivalent to a chain (shallowest first, each file's base inside the
+    first one's): git asks the deepest file first and the last pattern of a file wins, so
+    the patterns in chain order, last match winning, give the same answer once the path
+    patterns of deeper files carry their directory (its glob characters escaped)."""
+    if len(chain) == 1:
+        return chain[0]
+    base = chain[0].base
+    patterns: list[IgnorePattern] = []
+    for ignore_file in chain:
+        prefix = _relative_prefix(ignore_file.base, base)
+        if not prefix:
+            patterns.extend(ignore_file.patterns)
+            continue
+        escaped = bytes(b for byte in prefix for b in ((0x5C, byte) if is_glob_special(byte) else (byte,)))
+        for pattern in ignore_file.patterns:
+            if pattern.name_only:
+                patterns.append(pattern)
+            else:
+                body = escaped + pattern.body
+                patterns.append(IgnorePattern(pattern.text, body, pattern.negated, pattern.dir_only, False,
+                                              literal_prefix_length(body), pattern.ignore_case))
+    return IgnoreFile(base, patterns, None, chain[-1].ignore_case)
+
+
+def _relative_prefix(directory: str, base: str) -> bytes | None:
+    """``directory`` relative to ``base`` as ``b"a/b/"`` (``b""`` when equal); None when
+    it is not inside."""
+    if directory == base:
+        return b""
+    stem = base.rstrip(os.sep) + os.sep
+    if not directory.startswith(stem):
+        return None
+    return fs_bytes(directory[len(stem):].replace(os.sep, "/")) + b"/"
+
+
+def _never_ignored(name: bytes, is_dir: bool) -> bool:
+    return False
 
 
 def find_worktree_top(start: str) -> str | None:

@@ -366,3 +366,23 @@ def test_random_ignore_files_agree_with_git(tmp_path) -> None:
         assert ours == by_git, (trial, {d: (root / d / ".gitignore").read_text() for d in ignore_dirs})
         trials += 1
     assert trials == 150
+
+
+def test_deeper_path_patterns_stay_in_their_directory_even_with_glob_characters(tmp_path) -> None:
+    # The chain of ignore files is matched as one list; a deeper file's path patterns carry
+    # its directory, whose glob characters must stay literal.
+    make(tmp_path, ".gitignore", b"!keep/me\n")
+    make(tmp_path, "[ab]*/.gitignore", b"/x\ny/z\nkeep/\n")
+    for rel in ("[ab]*/x", "[ab]*/y/z", "[ab]*/keep/me", "a/x", "b1/y/z", "x"):
+        make(tmp_path, rel)
+    rules = IgnoreRules(tmp_path)
+    assert rules.is_ignored(tmp_path / "[ab]*" / "x")
+    assert rules.is_ignored(tmp_path / "[ab]*" / "y" / "z")
+    assert rules.is_ignored(tmp_path / "[ab]*" / "keep" / "me")  # inside an ignored directory
+    assert not rules.is_ignored(tmp_path / "a" / "x")
+    assert not rules.is_ignored(tmp_path / "b1" / "y" / "z")
+    assert not rules.is_ignored(tmp_path / "x")
+    if GIT is not None:
+        git_init(tmp_path)
+        rels = [b"[ab]*/x", b"[ab]*/y/z", b"[ab]*/keep/me", b"a/x", b"b1/y/z", b"x"]
+        assert git_check_ignore(tmp_path, rels) == {b"[ab]*/x", b"[ab]*/y/z", b"[ab]*/keep/me"}
