@@ -183,9 +183,12 @@ class WalkRules:
         ignored = None
         if self.ignore is not None:
             ignored = self.ignore.entry_matcher(os.path.dirname(os.path.abspath(path)))
-        is_link = is_dir and os.path.islink(path)
+        is_link = os.path.islink(path)
         name = os.path.basename(path)
-        return self._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
+        reason = self._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
+        if reason is None and is_link and not self.options.follow_symlinks and self.leaves_root(path):
+            return OUTSIDE_ROOT
+        return reason
 
     def _skip_reason(self, path: str, rel: bytes, name: str, name_bytes: bytes, is_dir: bool,
                      is_link: bool, ignored: EntryMatcher | None) -> str | None:

@@ -364,6 +364,12 @@ def test_random_ignore_files_agree_with_git(tmp_path) -> None:
         rules = IgnoreRules(root)
         ours = {p.encode() for p in everything if rules.is_ignored(root / p)}
         assert ours == by_git, (trial, {d: (root / d / ".gitignore").read_text() for d in ignore_dirs})
+        if trial % 5 == 0:  # the walk itself lists what git lists
+            listed = subprocess.run([GIT or "git", "-C", str(root), "ls-files", "-z", "--others", "--exclude-standard"],
+                                    capture_output=True, check=True).stdout
+            taken = {os.fsencode(r.rel) for r in walk(root, WalkOptions(all_languages=True))
+                     if isinstance(r, WalkedFile)}
+            assert taken == set(listed.split(b"\0")) - {b""}, trial
         trials += 1
     assert trials == 150
 

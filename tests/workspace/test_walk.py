@@ -135,6 +135,11 @@ def test_links_leaving_the_root_are_not_followed_by_default(tmp_path) -> None:
     reasons = {r.rel: r for r in walk(root) if isinstance(r, Skipped)}
     assert reasons["linked"].reason == OUTSIDE_ROOT and reasons["linked"].is_dir
     assert reasons["one_link.py"].reason == OUTSIDE_ROOT
+    # The file tree agrees: such links are not shown unless followed.
+    assert not WalkRules(root).is_shown(root / "linked")
+    assert not WalkRules(root).is_shown(root / "one_link.py")
+    assert WalkRules(root).is_shown(root / "alias")
+    assert WalkRules(root, WalkOptions(follow_symlinks=True)).is_shown(root / "linked")
     # follow_symlinks: every link is followed, each directory once (the first way in wins)
     assert taken(root, WalkOptions(follow_symlinks=True)) == [
         "alias/x.py", "linked/lib.py", "linked/one.py", "main.py", "one_link.py"]
