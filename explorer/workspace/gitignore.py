@@ -14,10 +14,13 @@ Follows git's ``dir.c`` (see the README section "How files are walked" for the l
 - ``.gitignore`` files inside the tree are not read through a symbolic link (git 2.32+);
   every ignore file is read with the shared safe reader (regular files, capped).
 
-For speed, each file's patterns are grouped as git's own checks suggest: plain names in a
-dictionary, ``*suffix`` patterns by suffix, then the rest, scanned only above the best
-match found so far. A file inside an ignored directory cannot be re-included: walkers do not
-descend, and :meth:`IgnoreRules.is_ignored` checks ancestors for single-path queries.
+For speed, the chain of ignore files of a directory is merged into one list (same answers:
+see :func:`merge_ignore_files`) and its patterns are grouped: plain names and small class
+expansions (``[Tt]humbs.db``, ``*.py[cod]``) in dictionaries, ``*suffix`` and ``prefix*``
+patterns by length, path patterns by their first component, then the rest behind a literal
+pre-filter; every group is scanned only above the best match found so far. A file inside an
+ignored directory cannot be re-included: walkers do not descend, and
+:meth:`IgnoreRules.is_ignored` checks ancestors for single-path queries.
 """
 
 from __future__ import annotations
