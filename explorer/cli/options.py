@@ -92,6 +92,8 @@ def add_walk_options(parser: argparse.ArgumentParser) -> None:
                        help="do not apply .gitignore files")
     group.add_argument("--no-default-excludes", action="store_true", default=None,
                        help="also walk .git, node_modules, virtualenvs, build output...")
+    group.add_argument("--follow-symlinks", action="store_true", default=None,
+                       help="also follow symbolic links that lead outside the walked directory")
 
 
 def add_settings_options(parser: argparse.ArgumentParser) -> None:
@@ -157,6 +159,8 @@ def _walk_options(args: argparse.Namespace, base: WalkOptions) -> WalkOptions:
         changes["gitignore"] = False
     if getattr(args, "no_default_excludes", None):
         changes["default_excludes"] = False
+    if getattr(args, "follow_symlinks", None):
+        changes["follow_symlinks"] = True
     if getattr(args, "language", None):
         changes["all_languages"] = True  # a forced language applies to files of any name
     try:

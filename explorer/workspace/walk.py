@@ -2,12 +2,15 @@
 
 One set of rules (:class:`WalkRules`) serves the headless walk and the TUI's
 file tree, so both agree on what belongs to the codebase. Directories are
-walked with an explicit stack, in sorted order, following symbolic links
-with loop protection.
+walked with an explicit stack, in sorted order. Symbolic links that stay inside
+the root are followed (each directory walked once, loops reported); links that
+lead outside it are skipped unless ``follow_symlinks`` is set, since git lists a
+link as one entry and a link to ``/usr`` would pull in a whole system.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import stat
@@ -15,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..engine.languages import detect_language
-from .gitignore import IgnoreRules, glob_to_regex
+from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes
 
 #: Directory names skipped by default: version control, dependencies, caches, build output.
 DEFAULT_EXCLUDED_DIRS = frozenset({
@@ -34,6 +37,7 @@ DEFAULT_EXCLUDED_DIR_SUFFIXES = (".egg-info", ".dist-info")
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 
 DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
+_BY_NAME = operator.attrgetter("name")
 _HEAD_BYTES = 256  # enough for a shebang line
 
 # Skip reasons: stable codes (used in JSON and summaries) and their plain wording.
@@ -45,6 +49,7 @@ NOT_INCLUDED = "not-included"
 UNKNOWN_LANGUAGE = "unknown-language"
 TOO_LARGE = "too-large"
 SYMLINK_LOOP = "symlink-loop"
+OUTSIDE_ROOT = "outside-root"
 BROKEN_SYMLINK = "broken-symlink"
 UNREADABLE = "unreadable"
 NOT_REGULAR = "not-regular"
@@ -60,6 +65,7 @@ REASONS = {
     UNKNOWN_LANGUAGE: "unknown language",
     TOO_LARGE: "larger than --max-file-size",
     SYMLINK_LOOP: "symbolic link loop",
+    OUTSIDE_ROOT: "symbolic link leading outside the root (see --follow-symlinks)",
     BROKEN_SYMLINK: "broken symbolic link",
     UNREADABLE: "unreadable",
     NOT_REGULAR: "not a regular file",
@@ -79,7 +85,7 @@ class WalkOptions:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     gitignore: bool = True
     default_excludes: bool = True
-    follow_symlinks: bool = True
+    follow_symlinks: bool = False  # also follow links that lead outside the root
     all_languages: bool = False  # also yield files whose language is unknown
 
     def __post_init__(self) -> None:
@@ -89,8 +95,8 @@ class WalkOptions:
             raise ValueError(f"max_file_size must be a positive number of bytes, not {self.max_file_size!r}")
         for glob in self.include + self.exclude:
             try:
-                glob_to_regex(glob)
-            except (ValueError, re.error) as exc:
+                compile_glob(glob)
+            except ValueError as exc:
                 raise ValueError(f"invalid glob {glob!r}: {exc}") from None
 
     def to_dict(self) -> dict[str, object]:
@@ -160,8 +166,12 @@ class WalkRules:
         self.root = os.path.abspath(os.fspath(root))
         self.options = options or WalkOptions()
         self.ignore = IgnoreRules(self.root, ignore_top) if self.options.gitignore else None
-        self._include = [glob_to_regex(g) for g in self.options.include]
-        self._exclude = [glob_to_regex(g) for g in self.options.exclude]
+        # The globs as one ignore file each: grouped for speed, the last match deciding.
+        self._include = IgnoreFile(self.root, [compile_glob(g) for g in self.options.include]) \
+            if self.options.include else None
+        self._exclude = IgnoreFile(self.root, [compile_glob(g) for g in self.options.exclude]) \
+            if self.options.exclude else None
+        self.real_root = os.path.realpath(self.root)
 
     def rel(self, path: str | os.PathLike[str]) -> str:
         rel = os.path.relpath(os.path.abspath(os.fspath(path)), self.root)
@@ -170,17 +180,33 @@ class WalkRules:
     def entry_skip_reason(self, path: str, rel: str, is_dir: bool) -> str | None:
         """Why an entry does not belong to the codebase at all (hidden in the TUI tree,
         never descended into or chunked), or None. Content checks come later."""
+        ignored = None
+        if self.ignore is not None:
+            ignored = self.ignore.entry_matcher(os.path.dirname(os.path.abspath(path)))
+        is_link = os.path.islink(path)
         name = os.path.basename(path)
+        reason = self._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
+        if reason is None and is_link and not self.options.follow_symlinks and self.leaves_root(path):
+            return OUTSIDE_ROOT
+        return reason
+
+    def _skip_reason(self, path: str, rel: bytes, name: str, name_bytes: bytes, is_dir: bool,
+                     is_link: bool, ignored: EntryMatcher | None) -> str | None:
         if is_dir and self.options.default_excludes:
             if name in DEFAULT_EXCLUDED_DIRS or name.endswith(DEFAULT_EXCLUDED_DIR_SUFFIXES):
                 return EXCLUDED_DIR
             if any(os.path.exists(os.path.join(path, marker)) for marker in ENVIRONMENT_MARKERS):
                 return ENVIRONMENT
-        if rel and any(rx.fullmatch(rel) for rx in self._exclude):
+        if rel and self._exclude is not None and self._exclude.decide_rel(rel, name_bytes, is_dir):
             return EXCLUDED
-        if self.ignore is not None and self.ignore.match(path, is_dir):
+        # git sees a symbolic link as a link, not a directory: "build/" does not match one.
+        if ignored is not None and ignored(name_bytes, is_dir and not is_link):
             return GITIGNORED
         return None
+
+    def leaves_root(self, path: str) -> bool:
+        """Whether a symbolic link resolves to somewhere outside the root."""
+        return not _is_within(os.path.realpath(path), self.real_root)
 
     def is_shown(self, path: str | os.PathLike[str], is_dir: bool | None = None) -> bool:
         """Whether a file-tree entry should be listed: not ignored, not excluded, and no
@@ -201,12 +227,15 @@ class WalkRules:
 
     def file_skip(self, path: str, rel: str, size: int) -> tuple[str | None, str | None, str]:
         """(reason, language, detail) for a file that passed :meth:`entry_skip_reason`."""
-        included = bool(self._include) and any(rx.fullmatch(rel) for rx in self._include)
-        if self._include and not included:
-            return NOT_INCLUDED, None, ""
+        included = False
+        if self._include is not None:
+            rel_bytes = fs_bytes(rel)
+            included = bool(self._include.decide_rel(rel_bytes, rel_bytes.rpartition(b"/")[2], False))
+            if not included:
+                return NOT_INCLUDED, None, ""
         if size > self.options.max_file_size:
             return TOO_LARGE, None, f"{_human(size)} > {_human(self.options.max_file_size)}"
-        language = detect_language(path)
+        language = detect_language(rel.rpartition("/")[2] or path)
         if language is None:
             language = detect_language(None, _read_head(path))
         if language is None and not (included or self.options.all_languages):
@@ -224,7 +253,8 @@ def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> It
 def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile | Skipped]:
     """Pre-order, names sorted (the order of a file tree), with a stack of directory
     listings instead of recursion."""
-    follow = rules.options.follow_symlinks
+    follow_outside = rules.options.follow_symlinks
+    has_exclude = bool(rules.options.exclude)
     top_stat = _stat(top)
     if top_stat is None:
         return
@@ -232,49 +262,77 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
     walked: set[tuple[int, int]] = {top_id}
     # Each level carries the identities of the directories above it, so a link back to an
     # ancestor (a loop) is told apart from a second link to an already-walked directory.
-    stack: list[tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]]]] = []
+    stack: list[tuple[Iterator[os.DirEntry[str]], str, bytes, frozenset[tuple[int, int]], EntryMatcher | None]] = []
     listing = _list(top, top_rel)
     if isinstance(listing, Skipped):
         yield listing
         return
-    stack.append((iter(listing), top_rel, frozenset({top_id})))
+    ignore = rules.ignore
+    stack.append((iter(listing), top_rel, fs_bytes(top_rel), frozenset({top_id}),
+                  ignore.entry_matcher(top) if ignore else None))
     while stack:
-        entries, dir_rel, ancestors = stack[-1]
+        entries, dir_rel, dir_rel_bytes, ancestors, ignored = stack[-1]
         entry = next(entries, None)
         if entry is None:
             stack.pop()
             continue
         path = entry.path
-        rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+        name = entry.name
+        name_bytes = fs_bytes(name)
+        if dir_rel:
+            rel = f"{dir_rel}/{name}"
+            rel_bytes = dir_rel_bytes + b"/" + name_bytes
+        else:
+            rel, rel_bytes = name, name_bytes
         is_link = entry.is_symlink()
-        if is_link and not follow:
-            continue
+        st: os.stat_result | None = None
         try:
-            st = entry.stat(follow_symlinks=True)
+            if is_link:
+                st = os.stat(path)
+                is_dir = stat.S_ISDIR(st.st_mode)
+            else:
+                is_dir = entry.is_dir(follow_symlinks=False)
         except OSError as exc:
             if is_link:
                 yield Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path))
             else:
                 yield Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
             continue
-        is_dir = stat.S_ISDIR(st.st_mode)
-        reason = rules.entry_skip_reason(path, rel, is_dir)
+        if is_dir or has_exclude:
+            reason = rules._skip_reason(path, rel_bytes, name, name_bytes, is_dir, is_link, ignored)
+        elif ignored is not None and ignored(name_bytes, False):  # the common case, inline
+            reason = GITIGNORED
+        else:
+            reason = None
         if reason is not None:
             yield Skipped(path, rel, reason, is_dir)
+            continue
+        if is_link and not follow_outside and rules.leaves_root(path):
+            yield Skipped(path, rel, OUTSIDE_ROOT, is_dir, f"-> {_link_target(path)}")
+            continue
+        try:
+            if st is None:
+                st = entry.stat(follow_symlinks=False)
+        except OSError as exc:
+            yield Skipped(path, rel, UNREADABLE, is_dir, exc.strerror or str(exc))
             continue
         if is_dir:
             identity = (st.st_dev, st.st_ino)
             if identity in ancestors:
                 yield Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}")
                 continue
-            if identity in walked:
-                continue  # a second way into a directory already walked: nothing new there
+            if identity in walked or (is_link and not follow_outside):
+                # A second way into a directory: nothing new there. Without
+                # follow_symlinks a link inside the root is never entered: its target is
+                # walked under its own name (or left out for its own reasons), as git does.
+                continue
             walked.add(identity)
             listing = _list(path, rel)
             if isinstance(listing, Skipped):
                 yield listing
             else:
-                stack.append((iter(listing), rel, ancestors | {identity}))
+                stack.append((iter(listing), rel, rel_bytes, ancestors | {identity},
+                              ignore.entry_matcher(path) if ignore else None))
             continue
         if not stat.S_ISREG(st.st_mode):
             yield Skipped(path, rel, NOT_REGULAR, False)
@@ -289,7 +347,7 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
 def _list(directory: str, rel: str) -> list[os.DirEntry[str]] | Skipped:
     try:
         with os.scandir(directory) as it:
-            return sorted(it, key=lambda e: e.name)
+            return sorted(it, key=_BY_NAME)
     except OSError as exc:
         return Skipped(directory, rel, UNREADABLE, True, exc.strerror or str(exc))
 
@@ -374,11 +432,25 @@ def _stat(path: str) -> os.stat_result | None:
 
 
 def _read_head(path: str) -> bytes:
+    """The first bytes of a file, for shebang detection; never blocks (a FIFO that took
+    the place of a checked regular file gives nothing)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        with open(path, "rb") as handle:
-            return handle.read(_HEAD_BYTES)
+        fd = os.open(path, flags)
     except OSError:
         return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        return os.read(fd, _HEAD_BYTES)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _is_within(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
 def _link_target(path: str) -> str:

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from explorer.workspace.gitignore import IgnoreFile, IgnoreRules, compile_pattern, glob_to_regex
+from explorer.workspace.gitignore import IgnoreFile, IgnoreRules, compile_glob, compile_pattern
 
 
 def ignored(pattern: str, rel: str, is_dir: bool = False) -> bool:
@@ -58,7 +58,7 @@ def ignored(pattern: str, rel: str, is_dir: bool = False) -> bool:
         ("[!abc].py", "a.py", False, False),
         ("[a-c]x", "bx", False, True),
         ("[a-c]x", "dx", False, False),
-        ("file[", "file[", False, True),  # unclosed: a literal bracket
+        ("file[", "file[", False, False),  # unclosed: matches nothing (git)
         # escapes and special lines
         ("\\#notcomment", "#notcomment", False, True),
         ("\\!bang", "!bang", False, True),
@@ -136,10 +136,12 @@ def test_forget_rereads_changed_files(tmp_path) -> None:
     assert not rules.is_ignored(tmp_path / "a.txt")
 
 
-def test_glob_to_regex_matches_rel_paths() -> None:
-    assert glob_to_regex("*.py").fullmatch("a/b/c.py")
-    assert glob_to_regex("src/**/*.py").fullmatch("src/x/y/z.py")
-    assert not glob_to_regex("src/*.py").fullmatch("lib/src/a.py")
+def test_compile_glob_matches_rel_paths() -> None:
+    assert compile_glob("*.py").matches("a/b/c.py", False)
+    assert compile_glob("src/**/*.py").matches("src/x/y/z.py", False)
+    assert not compile_glob("src/*.py").matches("lib/src/a.py", False)
+    with pytest.raises(ValueError):
+        compile_glob("")
 
 
 # -- agreement with git ------------------------------------------------------------------

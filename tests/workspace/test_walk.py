@@ -7,7 +7,8 @@ import os
 import pytest
 
 from explorer.workspace.walk import (
-    BROKEN_SYMLINK, ENVIRONMENT, EXCLUDED, EXCLUDED_DIR, GITIGNORED, NOT_INCLUDED, SYMLINK_LOOP,
+    BROKEN_SYMLINK, ENVIRONMENT, EXCLUDED, EXCLUDED_DIR, GITIGNORED, NOT_INCLUDED, NOT_REGULAR,
+    OUTSIDE_ROOT, SYMLINK_LOOP,
     TOO_LARGE, UNKNOWN_LANGUAGE, Skipped, WalkedFile, WalkOptions, WalkRules, common_root, parse_size,
     plan, walk,
 )
@@ -120,14 +121,46 @@ def test_symlink_loop_does_not_hang(tmp_path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
-def test_symlinked_directory_is_followed_once(tmp_path) -> None:
+def test_links_leaving_the_root_are_not_followed_by_default(tmp_path) -> None:
     outside = tmp_path / "outside"
     write(outside / "lib.py")
+    write(outside / "one.py")
     root = tmp_path / "root"
     write(root / "main.py")
+    write(root / "inner" / "x.py")
     os.symlink(outside, root / "linked")
-    assert taken(root) == ["linked/lib.py", "main.py"]
-    assert taken(root, WalkOptions(follow_symlinks=False)) == ["main.py"]
+    os.symlink(outside / "one.py", root / "one_link.py")
+    os.symlink(root / "inner", root / "alias")  # stays inside: walked under its own name
+    assert taken(root) == ["inner/x.py", "main.py"]
+    reasons = {r.rel: r for r in walk(root) if isinstance(r, Skipped)}
+    assert reasons["linked"].reason == OUTSIDE_ROOT and reasons["linked"].is_dir
+    assert reasons["one_link.py"].reason == OUTSIDE_ROOT
+    # The file tree agrees: such links are not shown unless followed.
+    assert not WalkRules(root).is_shown(root / "linked")
+    assert not WalkRules(root).is_shown(root / "one_link.py")
+    assert WalkRules(root).is_shown(root / "alias")
+    assert WalkRules(root, WalkOptions(follow_symlinks=True)).is_shown(root / "linked")
+    # follow_symlinks: every link is followed, each directory once (the first way in wins)
+    assert taken(root, WalkOptions(follow_symlinks=True)) == [
+        "alias/x.py", "linked/lib.py", "linked/one.py", "main.py", "one_link.py"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_fifos_and_devices_never_block_the_walk(tmp_path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.mkfifo(outside / "pipe.py")
+    root = tmp_path / "root"
+    write(root / "a.py")
+    os.mkfifo(root / "fifo.py")
+    os.symlink(outside, root / "linked")
+    os.symlink("/dev/zero", root / "zero.py")
+    # Followed on purpose: the FIFO inside is reported, not opened.
+    records = {r.rel: r for r in walk(root, WalkOptions(follow_symlinks=True))}
+    assert isinstance(records["a.py"], WalkedFile)
+    assert records["fifo.py"].reason == NOT_REGULAR
+    assert records["linked/pipe.py"].reason == NOT_REGULAR
+    assert records["zero.py"].reason == NOT_REGULAR
 
 
 def test_walk_rules_is_shown_for_a_file_tree(tmp_path) -> None:
