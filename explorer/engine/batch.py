@@ -247,12 +247,7 @@ def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, 
     except (TypeError, ValueError) as exc:
         return _failed(result, OPTIONS, str(exc), started)
     try:
-        if job.code is not None:
-            data = job.code
-        elif job.path is None:
-            return _failed(result, READ, "neither a path nor code was given", started)
-        else:
-            data = read_regular_file(job.path, max_bytes)
+        data = read_source(job, max_bytes)
         result.bytes = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
         _warm_up(label, data, opts)
         t0 = time.perf_counter()
@@ -269,11 +264,8 @@ def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, 
         return _failed(result, kind, f"not a text file ({exc.reason})", started)
     except UnsupportedLanguageError as exc:
         return _failed(result, UNSUPPORTED, str(exc), started)
-    except UnreadableFileError as exc:
-        detail = f" ({exc.detail})" if exc.detail else ""
-        return _failed(result, READ, f"cannot read {label}: {exc.reason}{detail}", started)
     except OSError as exc:
-        return _failed(result, READ, f"cannot read {label}: {exc.strerror or exc}", started)
+        return _failed(result, READ, read_error_message(label, exc), started)
     except RecursionError:
         return _failed(result, ERROR, "RecursionError: nesting too deep (a bug: please report it)", started)
     except FileTimeoutError:
@@ -282,6 +274,27 @@ def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, 
         return _failed(result, ERROR, f"{type(exc).__name__}: {exc}", started)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def read_source(job: BatchFile, max_bytes: int | None) -> str | bytes:
+    """The file's content: ``code`` as given, or the file read by the safe reader."""
+    if job.code is not None:
+        return job.code
+    if job.path is None:
+        raise UnreadableFileError(job.label, "neither a path nor code was given")
+    return read_regular_file(job.path, max_bytes)
+
+
+def read_error_message(label: str, exc: OSError) -> str:
+    if isinstance(exc, UnreadableFileError):
+        detail = f" ({exc.detail})" if exc.detail else ""
+        return f"cannot read {label}: {exc.reason}{detail}"
+    return f"cannot read {label}: {exc.strerror or exc}"
+
+
+def read_failed(label: str, exc: OSError) -> BatchResult:
+    """The result of a file that could not be read (where it is read: worker or driver)."""
+    return _failed(BatchResult(label, None, None), READ, read_error_message(label, exc), time.perf_counter())
 
 
 @contextlib.contextmanager
@@ -479,6 +492,11 @@ def _run_pool(inputs: Iterator[BatchFile], total: int | None, settings: BatchSet
         pool.close()
 
 
+def crashed(label: str, started: float) -> BatchResult:
+    return _failed(BatchResult(label, None, None), CRASH,
+                   "the worker process died while chunking this file (a crash in a parser?)", started)
+
+
 def _run_isolated(pool: _Pool, job: BatchFile, settings: BatchSettings) -> BatchResult:
     started = time.perf_counter()
     try:
@@ -486,8 +504,7 @@ def _run_isolated(pool: _Pool, job: BatchFile, settings: BatchSettings) -> Batch
         return result
     except BrokenProcessPool:
         pool.close()
-        return _failed(BatchResult(job.label, None, None), CRASH,
-                       "the worker process died while chunking this file (a crash in a parser?)", started)
+        return crashed(job.label, started)
     except Exception as exc:
         return _failed(BatchResult(job.label, None, None), ERROR, f"{type(exc).__name__}: {exc}", started)
 

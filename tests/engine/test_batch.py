@@ -280,3 +280,20 @@ def test_engine_and_timeout_are_checked_at_once() -> None:
         chunk_batch([], engine="dask")
     with pytest.raises(ValueError, match="timeout"):
         chunk_batch([], timeout=0)
+
+
+def test_nothing_of_ray_is_imported_unless_used(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    paths = make_files(tmp_path, 4)
+    code = (
+        "import sys, explorer, explorer.cli.main, explorer.engine.ray_batch\n"
+        "from explorer.engine.batch import chunk_batch\n"
+        f"assert all(r.ok for r in chunk_batch({paths!r}, jobs=2))\n"
+        "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
