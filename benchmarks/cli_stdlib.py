@@ -30,7 +30,7 @@ def cpu_seconds_of_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-PEAK = re.compile(r"parent peak RSS: (\d+) KiB")
+PEAK = re.compile(r"parent peak RSS: (\d+) KiB, cpu ([\d.]+) s")
 #: Runs the CLI and reports the parent's own peak memory (workers are not counted).
 RUNNER = """
 import resource, sys
@@ -38,12 +38,13 @@ from explorer.cli.main import main
 try:
     code = main(sys.argv[1:])
 finally:
-    print(f"parent peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} KiB", file=sys.stderr)
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"parent peak RSS: {me.ru_maxrss} KiB, cpu {me.ru_utime + me.ru_stime:.3f} s", file=sys.stderr)
 sys.exit(code)
 """
 
 
-def run_once(path: str, jobs: int, out: str, fmt: str) -> tuple[float, float, int, int, float]:
+def run_once(path: str, jobs: int, out: str, fmt: str) -> tuple[float, float, int, int, float, float]:
     cpu_before = cpu_seconds_of_children()
     started = time.perf_counter()
     done = subprocess.run(
@@ -59,7 +60,8 @@ def run_once(path: str, jobs: int, out: str, fmt: str) -> tuple[float, float, in
         raise SystemExit(f"no summary in the output:\n{done.stderr}")
     peak = PEAK.search(done.stderr)
     peak_mb = int(peak.group(1)) / 1024 if peak else float("nan")
-    return wall, cpu, int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")), peak_mb
+    parent_cpu = float(peak.group(2)) if peak else float("nan")
+    return wall, cpu, int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")), peak_mb, parent_cpu
 
 
 def main() -> None:
@@ -79,6 +81,7 @@ def main() -> None:
     walls: dict[tuple[str, int], list[float]] = {s: [] for s in settings}
     cpus: dict[tuple[str, int], list[float]] = {s: [] for s in settings}
     peaks: dict[tuple[str, int], list[float]] = {s: [] for s in settings}
+    parent_cpus: dict[tuple[str, int], list[float]] = {s: [] for s in settings}
     counts: dict[tuple[str, int], tuple[int, int]] = {}
     sizes: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,7 +89,8 @@ def main() -> None:
             for setting in settings:  # alternate, so load changes hit every setting
                 fmt, jobs = setting
                 out = os.path.join(tmp, f"chunks.{fmt}")
-                wall, cpu, files, chunks, peak = run_once(args.path, jobs, out, fmt)
+                wall, cpu, files, chunks, peak, parent_cpu = run_once(args.path, jobs, out, fmt)
+                parent_cpus[setting].append(parent_cpu)
                 walls[setting].append(wall)
                 cpus[setting].append(cpu)
                 peaks[setting].append(peak)
@@ -94,7 +98,7 @@ def main() -> None:
                 sizes[fmt] = os.path.getsize(out)
 
     print(f"{'format':>6}  {'jobs':>4}  {'files':>6}  {'chunks':>7}  {'wall s (median)':>15}  {'best':>6}  "
-          f"{'cpu s':>7}  {'cpu/wall':>8}  {'parent MB':>9}  runs")
+          f"{'cpu s':>7}  {'cpu/wall':>8}  {'parent MB':>9}  {'parent cpu s':>12}  runs")
     for setting in settings:
         fmt, jobs = setting
         wall = statistics.median(walls[setting])
@@ -102,14 +106,19 @@ def main() -> None:
         files, chunks = counts[setting]
         runs = ", ".join(f"{w:.1f}" for w in walls[setting])
         print(f"{fmt:>6}  {jobs:>4}  {files:>6,}  {chunks:>7,}  {wall:>15.2f}  {min(walls[setting]):>6.2f}  "
-              f"{cpu:>7.1f}  {cpu / wall:>8.2f}  {max(peaks[setting]):>9.0f}  {runs}")
+              f"{cpu:>7.1f}  {cpu / wall:>8.2f}  {max(peaks[setting]):>9.0f}  "
+              f"{statistics.median(parent_cpus[setting]):>12.2f}  {runs}")
     for fmt in formats:
         first = job_counts[0]
         for jobs in job_counts[1:]:
             median_ratio = statistics.median(walls[fmt, first]) / statistics.median(walls[fmt, jobs])
             best_ratio = min(walls[fmt, first]) / min(walls[fmt, jobs])
+            # What the CPU work allows: the workers' share split over `jobs` cores, the parent's not.
+            parent = statistics.median(parent_cpus[fmt, jobs])
+            work = statistics.median(cpus[fmt, jobs]) - parent
+            bound = statistics.median(cpus[fmt, first]) / max(parent, work / jobs)
             print(f"{fmt}: speedup jobs={jobs} vs jobs={first}: {median_ratio:.2f}x (medians), "
-                  f"{best_ratio:.2f}x (best runs)")
+                  f"{best_ratio:.2f}x (best runs); the CPU work allows {bound:.2f}x with {jobs} free cores")
         print(f"{fmt} output: {sizes[fmt] / 1e6:.0f} MB")
     print(f"load average at end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if _autogroup() and os.getloadavg()[0] > len(os.sched_getaffinity(0)):

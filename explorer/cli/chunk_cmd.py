@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
     with _output(output_path) as out, progress_bar(len(files_plan.files), "chunking", show_progress) as on_progress:
         run_ = write_export(out, files_plan, resolved.options, fmt=args.format, indent=args.indent,
-                            jobs=args.jobs or default_jobs(), extra=extra, output_path=output_path,
+                            jobs=args.jobs or (None if args.engine == "ray" else default_jobs()), extra=extra, output_path=output_path,
                             on_progress=on_progress, timeout=args.timeout, engine=args.engine,
                             ray_address=args.ray_address, shared_storage=args.shared_storage)
     tally = RunTally(run_.tally.files, run_.tally.chunks, run_.tally.bytes, run_.tally.skipped, run_.tally.failed)

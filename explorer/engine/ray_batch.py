@@ -60,6 +60,12 @@ def _cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
+def cluster_cpus(address: str | None = None) -> int:
+    """The CPUs of the cluster at ``address`` (connecting, or starting a local Ray, first)."""
+    connect(address)
+    return _cpus(import_ray())
+
+
 def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSettings,
             on_progress: ProgressCallback | None, *, jobs: int | None, address: str | None,
             shared_storage: bool) -> Generator[BatchResult, None, None]:

@@ -112,7 +112,11 @@ def write_export(
     if output_path is not None:
         target = os.path.abspath(output_path)
         files = [f for f in files if os.path.abspath(f.path) != target]
-    if jobs is None:
+    if jobs is None and engine == "ray":
+        from ..engine.ray_batch import cluster_cpus
+
+        jobs = cluster_cpus(ray_address)  # every CPU of the cluster
+    elif jobs is None:
         jobs = 1 if len(files) < POOL_THRESHOLD else default_jobs()
     tally = ExportTally(skipped=list(files_plan.skipped))
     jsonl = fmt == "jsonl"
