@@ -118,3 +118,24 @@ def test_batch_file_objects_and_code_inputs_run_on_ray() -> None:
     remote = chunk_batch(files, engine="ray")
     assert [r.to_dict() for r in remote] == [r.to_dict() for r in local]
     assert len(remote[0].chunks) > 1
+
+
+def test_a_hang_the_worker_timer_cannot_stop_is_cut_by_the_driver(monkeypatch) -> None:
+    """A hang in native code ignores the worker's timer signal: the driver cancels the task
+    at its deadline and runs its files one by one, so the other files still come out."""
+    from explorer.engine import ray_batch
+
+    def hang_deaf_to_signals(parsed, chunks, options, seconds):
+        import signal
+        import time
+
+        if "HANG_HERE" in parsed.source.text:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # as a parser stuck in C would be
+            time.sleep(120)
+        return len(chunks)
+
+    monkeypatch.setattr(ray_batch, "DEADLINE_MARGIN", 2.0)
+    files = [("a.py", PY), ("stuck.py", PY + "# HANG_HERE\n"), ("b.ts", TS)]
+    results = chunk_batch(files, engine="ray", jobs=1, analyze=hang_deaf_to_signals, timeout=1)
+    assert [r.error_kind for r in results] == [None, TIMEOUT, None]
+    assert all(r.analysis == len(r.chunks) for r in results if r.ok)
