@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import sys
 from collections.abc import Iterator
 from typing import IO
@@ -79,8 +80,11 @@ def run(args: argparse.Namespace) -> int:
             output_path = check_writable(output_path)
         except OutputError as exc:
             raise UsageError(str(exc)) from None
-    if args.ray_address is not None and args.engine != "ray":
-        raise UsageError("--ray-address needs --engine ray")
+    if args.engine != "ray" and (args.ray_address is not None or args.shared_storage):
+        flag = "--ray-address" if args.ray_address is not None else "--shared-storage"
+        raise UsageError(f"{flag} needs --engine ray")
+    if args.engine == "ray" and importlib.util.find_spec("ray") is None:
+        raise UsageError("--engine ray needs Ray: pip install 'chunk-explorer[ray]'")
 
     root = common_root(args.paths)
     resolved = cli_options.resolve(args, root)

@@ -325,10 +325,19 @@ def test_the_explorer_export_writes_the_cli_document(cli, project, tmp_path) -> 
     assert (result.files, result.skipped) == (3, len(cli_doc["skipped"]))
 
 
-def test_timeout_and_engine_flags_are_checked(cli, project) -> None:
+def test_timeout_and_engine_flags_are_checked(cli, project, monkeypatch) -> None:
     run = cli("chunk", project, "--timeout", "0")
     assert run.code == 2 and "must be more than 0" in run.err
     run = cli("chunk", project, "--ray-address", "auto")
     assert run.code == 2 and "--ray-address needs --engine ray" in run.err
+    run = cli("chunk", project, "--shared-storage")
+    assert run.code == 2 and "--shared-storage needs --engine ray" in run.err
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real_find_spec(name, *a))
+    run = cli("chunk", project, "--engine", "ray")
+    assert run.code == 2 and "pip install 'chunk-explorer[ray]'" in run.err
+    monkeypatch.undo()
     doc = cli("chunk", project, "--timeout", "30").json()
     assert doc["summary"]["files"] == 3
