@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
-import os
+import importlib.util
 import sys
-import time
 from collections.abc import Iterator
-from typing import TextIO, cast
+from typing import IO
 
-from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
-from ..workspace.export import (
-    FORMATS, JsonDocumentWriter, JsonlWriter, OutputError, atomic_writer, check_writable, encode_file_record,
-    encode_jsonl, file_record,
-)
-from ..workspace.walk import WalkPlan, common_root, plan
+from ..engine.batch import default_jobs
+from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable
+from ..workspace.export_run import write_export
+from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .report import RunTally, progress_bar, say, stderr_is_terminal
@@ -28,6 +24,9 @@ Chunk source files with the same engine and options as the explorer. Directories
 walked (respecting .gitignore, skipping .git, virtualenvs, node_modules and build
 output); files named on the command line are always taken. Options come from the
 .chunk-explorer.toml at the root, overridden by flags.
+
+With --engine ray the output is the same, byte for byte and in the same order, as
+with the local engine (only the summary's seconds differ).
 
 exit status: 0 all files chunked, 1 some files failed (the output holds the others),
 2 usage error (nothing done)."""
@@ -48,8 +47,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
+    running = parser.add_argument_group("running")
+    running.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                         help="give up on a file after SECONDS (reported as that file's error)")
+    running.add_argument("--engine", choices=("local", "ray"), default="local",
+                         help="local: processes on this machine (default); ray: a Ray cluster (pip install "
+                              "'chunk-explorer[ray]')")
+    running.add_argument("--ray-address", metavar="ADDR",
+                         help="the Ray cluster to join (auto: the running one); default: start a local one")
+    running.add_argument("--shared-storage", action="store_true",
+                         help="with --engine ray: the workers read the files from the same paths "
+                              "(otherwise their contents are shipped through Ray's object store)")
     cli_options.add_settings_options(parser)
     parser.set_defaults(run=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,72 +80,46 @@ def run(args: argparse.Namespace) -> int:
             output_path = check_writable(output_path)
         except OutputError as exc:
             raise UsageError(str(exc)) from None
+    if args.engine != "ray" and (args.ray_address is not None or args.shared_storage):
+        flag = "--ray-address" if args.ray_address is not None else "--shared-storage"
+        raise UsageError(f"{flag} needs --engine ray")
+    if args.engine == "ray" and importlib.util.find_spec("ray") is None:
+        raise UsageError("--engine ray needs Ray: pip install 'chunk-explorer[ray]'")
 
     root = common_root(args.paths)
     resolved = cli_options.resolve(args, root)
     files_plan = plan(args.paths, resolved.walk, root=root)
-    if output_path is not None:
-        # Never chunk our own output (a previous run's file inside the tree).
-        files_plan.files = [f for f in files_plan.files if os.path.abspath(f.path) != output_path]
-
-    jobs = args.jobs or default_jobs()
-    tally = RunTally(skipped=list(files_plan.skipped))
     show_progress = not args.quiet and stderr_is_terminal()
-    started = time.perf_counter()
+    extra = {"settings": resolved.settings_path} if resolved.settings_path else {}
 
-    with _output(output_path) as out:
-        writer = _writer(args, out, resolved, files_plan)
-        # Records are encoded to JSON in the workers: the parent only writes strings.
-        if isinstance(writer, JsonlWriter):
-            encode = encode_jsonl
-        else:
-            encode = functools.partial(encode_file_record, indent=args.indent)
-        with progress_bar(len(files_plan.files), "chunking", show_progress) as on_progress:
-            batch = [BatchFile(path=f.path, name=f.rel) for f in files_plan.files]
-            stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=encode,
-                                        keep_chunks=False, options=resolved.options)
-            for walked, result in zip(files_plan.files, stream):
-                count, encoded = result.analysis if result.ok else (0, "")
-                tally.add(result, walked.rel, chunks=count)
-                if isinstance(writer, JsonlWriter):
-                    if result.ok:
-                        writer.add_encoded(count, encoded)
-                elif result.ok:
-                    writer.add_encoded(encoded)
-                elif not result.not_text:  # failures are part of the document; binaries are skipped
-                    writer.add(file_record(walked.rel, result.language, error=result.error,
-                                           error_kind=result.error_kind))
-        seconds = time.perf_counter() - started
-        if isinstance(writer, JsonDocumentWriter):
-            writer.close([s.to_dict() for s in tally.skipped], tally.to_dict(seconds, jobs))
+    with _output(output_path) as out, progress_bar(len(files_plan.files), "chunking", show_progress) as on_progress:
+        run_ = write_export(out, files_plan, resolved.options, fmt=args.format, indent=args.indent,
+                            jobs=args.jobs or (None if args.engine == "ray" else default_jobs()), extra=extra, output_path=output_path,
+                            on_progress=on_progress, timeout=args.timeout, engine=args.engine,
+                            ray_address=args.ray_address, shared_storage=args.shared_storage)
+    tally = RunTally(run_.tally.files, run_.tally.chunks, run_.tally.bytes, run_.tally.skipped, run_.tally.failed)
 
     if not args.quiet:
-        for line in tally.summary_lines(seconds, jobs):
+        for line in tally.summary_lines(run_.seconds, run_.jobs):
             say(line)
         if output_path is not None:
             say(f"Wrote {output_path}")
-        if not files_plan.files and not tally.skipped:
+        if not run_.planned and not tally.skipped:
             say("No files found: check the paths, or --include/--exclude.")
     if tally.failed:
-        say(f"{len(tally.failed)} of {len(files_plan.files)} files failed; the output holds every other file. "
+        say(f"{len(tally.failed)} of {run_.planned} files failed; the output holds every other file. "
             "Fix or --exclude the failing files and run again.")
         return EXIT_FAILED
     return EXIT_OK
 
 
-def _writer(args: argparse.Namespace, out: TextIO, resolved: cli_options.Resolved,
-            files_plan: WalkPlan) -> JsonDocumentWriter | JsonlWriter:
-    if args.format == "jsonl":
-        return JsonlWriter(out)
-    extra = {"settings": resolved.settings_path} if resolved.settings_path else {}
-    return JsonDocumentWriter(out, resolved.options, files_plan.root, indent=args.indent, extra=extra)
-
-
 @contextlib.contextmanager
-def _output(path: str | None) -> Iterator[TextIO]:
+def _output(path: str | None) -> Iterator[IO[bytes]]:
+    """The output as bytes: UTF-8 always, whatever the terminal's locale says."""
     if path is None:
-        yield sys.stdout
         sys.stdout.flush()
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
     else:
-        with atomic_writer(path) as handle:
-            yield cast(TextIO, handle)  # text mode: binary=False
+        with atomic_writer(path, binary=True) as handle:
+            yield handle

@@ -6,12 +6,11 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..engine.batch import BatchResult
-from ..engine.sweep import SkipRecord
-from ..workspace.walk import REASONS, Skipped
+from ..workspace.export_run import ExportTally
+from ..workspace.walk import REASONS
 
 #: Failures listed one by one in the summary before "... and N more".
 MAX_LISTED_FAILURES = 20
@@ -73,44 +72,9 @@ def _short(path: str, width: int = 40) -> str:
     return path if len(path) <= width else "..." + path[-(width - 3):]
 
 
-@dataclass(slots=True)
-class RunTally:
-    """Counts for the closing summary, filled as results arrive."""
-
-    files: int = 0
-    chunks: int = 0
-    bytes: int = 0
-    skipped: list[SkipRecord] = field(default_factory=list)  # the walk's, then binary files
-    failed: list[BatchResult] = field(default_factory=list)
-
-    def add(self, result: BatchResult, rel: str, chunks: int | None = None) -> None:
-        """Count a result; ``chunks`` when the chunks themselves stayed in the worker."""
-        if result.ok:
-            self.files += 1
-            self.chunks += len(result.chunks or ()) if chunks is None else chunks
-            self.bytes += result.bytes
-        elif result.not_text:
-            self.skipped.append(Skipped(result.path, rel, result.error_kind or "binary", False,
-                                        result.error or ""))
-        else:
-            self.failed.append(result)
-
-    def skipped_by_reason(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for record in self.skipped:
-            counts[record.reason] = counts.get(record.reason, 0) + 1
-        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-    def to_dict(self, seconds: float, jobs: int) -> dict[str, object]:
-        return {
-            "files": self.files,
-            "chunks": self.chunks,
-            "bytes": self.bytes,
-            "skipped": self.skipped_by_reason(),
-            "failed": len(self.failed),
-            "seconds": round(seconds, 3),
-            "jobs": jobs,
-        }
+class RunTally(ExportTally):
+    """The export's counts (the summary's schema is the export pipeline's), plus the
+    closing lines on stderr."""
 
     def summary_lines(self, seconds: float, jobs: int, verb: str = "Chunked") -> list[str]:
         rate = f", {self.bytes / 1e6 / seconds:.1f} MB/s" if seconds > 0 and self.bytes else ""

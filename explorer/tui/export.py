@@ -9,15 +9,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from explorer.engine.batch import BatchFile, chunk_batch_stream, default_jobs
 from explorer.engine.options import ChunkOptions
-from explorer.workspace.export import JsonDocumentWriter, atomic_writer, file_record, render_json, write_atomic
-from explorer.workspace.walk import WalkOptions, plan
+from explorer.workspace.export import file_record, render_json, write_atomic
+from explorer.workspace.export_run import export_tree_file
+from explorer.workspace.walk import WalkOptions
 
 from .state import Document, display_path
-
-#: Below this many files, a process pool costs more than it saves.
-POOL_THRESHOLD = 16
 
 
 def default_export_path(start_dir: str, name: str) -> str:
@@ -32,13 +29,9 @@ def export_document(document: Document, target: str, root: str) -> int:
     return len(document.chunks)
 
 
-class _Cancelled(Exception):
-    """Raised inside the atomic writer so that the temporary file is discarded."""
-
-
 @dataclass(frozen=True)
 class TreeExport:
-    files: int
+    files: int  # chunked; binary and undecodable files are counted under skipped only
     chunks: int
     failed: int
     skipped: int
@@ -49,39 +42,14 @@ def export_tree(
     options: ChunkOptions,
     walk: WalkOptions | None,
     target: str,
-    on_progress: Callable[[int, int], None] | None = None,
+    on_progress: Callable[[int, int], object] | None = None,
     is_cancelled: Callable[[], bool] = lambda: False,
 ) -> TreeExport | None:
-    """Chunk every file under ``root`` (walker rules) into one JSON document.
-    Returns None when cancelled (nothing is written then)."""
-    files_plan = plan([root], walk, root=root)
-    target_abs = os.path.abspath(target)
-    files = [f for f in files_plan.files if os.path.abspath(f.path) != target_abs]
-    jobs = 1 if len(files) < POOL_THRESHOLD else default_jobs()
-    chunks = failed = 0
-    skipped = [s.to_dict() for s in files_plan.skipped]
-    try:
-        with atomic_writer(target) as out:
-            writer = JsonDocumentWriter(out, options, files_plan.root)
-            batch = [BatchFile(path=f.path, name=f.rel) for f in files]
-            stream = chunk_batch_stream(batch, jobs=jobs, options=options)
-            for done, (walked, result) in enumerate(zip(files, stream), start=1):
-                if is_cancelled():
-                    stream.close()
-                    raise _Cancelled  # inside the writer: the temporary file is discarded
-                if result.ok:
-                    chunks += len(result.chunks or ())
-                    writer.add(file_record(walked.rel, result.language, result.chunks))
-                elif result.not_text:
-                    skipped.append({"path": walked.rel, "reason": result.error_kind})
-                else:
-                    failed += 1
-                    writer.add(file_record(walked.rel, result.language, error=result.error,
-                                           error_kind=result.error_kind))
-                if on_progress is not None:
-                    on_progress(done, len(files))
-            writer.close(skipped, {"files": len(files), "chunks": chunks, "failed": failed, "skipped": len(skipped)})
-    except _Cancelled:
+    """Chunk every file under ``root`` (walker rules) into one JSON document, by the
+    same pipeline as the CLI's ``chunk``. Returns None when cancelled (nothing is written)."""
+    progress = None if on_progress is None else (lambda done, total, result: on_progress(done, total or 0))
+    run = export_tree_file(root, options, walk, target, on_progress=progress, is_cancelled=is_cancelled)
+    if run is None:
         return None
-    return TreeExport(len(files), chunks, failed, len(skipped))
-
+    tally = run.tally
+    return TreeExport(tally.files, tally.chunks, len(tally.failed), len(tally.skipped))

@@ -16,14 +16,17 @@ whole codebase never has to sit in memory as one object.
 
 JSONL: one chunk per line, ``{"path": ..., "language": ..., **Chunk.to_dict()}``, for
 streaming into an indexer. Errors and skipped files go to the summary, not the stream.
+
+Both are written as UTF-8 bytes (see :func:`utf8` for names that are not UTF-8).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TextIO
+from typing import IO, Any
 
 from ..engine.options import ChunkOptions
 from .atomic import OutputError, atomic_writer, check_writable, write_atomic
@@ -31,11 +34,15 @@ from .atomic import OutputError, atomic_writer, check_writable, write_atomic
 __all__ = [
     "SCHEMA_VERSION", "FORMATS", "OutputError", "atomic_writer", "check_writable", "write_atomic",
     "file_record", "chunk_lines", "encode_file_record", "encode_jsonl", "JsonDocumentWriter",
-    "JsonlWriter", "render_json", "tool_version",
+    "JsonlWriter", "render_json", "tool_version", "utf8", "json_bytes",
 ]
 
 SCHEMA_VERSION = 1
 FORMATS = ("json", "jsonl")
+
+#: A lone surrogate: in a name from the file system, one byte that is not UTF-8
+#: (Python decodes such names with ``surrogateescape``: byte 0xE9 becomes U+DCE9).
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def tool_version() -> str:
@@ -45,6 +52,32 @@ def tool_version() -> str:
         return version("chunk-explorer")
     except Exception:  # not installed (running from a source tree)
         return "0+unknown"
+
+
+def utf8(json_text: str) -> bytes:
+    """JSON text as valid UTF-8, whatever names it holds. A byte of a file name that is
+    not UTF-8 becomes the four characters ``\\xNN`` in the JSON string (``caf\\xe9.py``),
+    any other lone surrogate ``\\uDXXX``: the output always decodes, and the escape says
+    which byte it was. Text without such characters (nearly all) is encoded as is."""
+    try:
+        return json_text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub(_escape_surrogate, json_text).encode("utf-8")
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\\\x{code - 0xDC00:02x}"  # JSON for a backslash, then xNN
+    return f"\\\\u{code:04x}"
+
+
+def json_bytes(value: Any, *, indent: int | None = None, level: int = 0) -> bytes:
+    """``value`` as UTF-8 JSON; with ``indent``, nested ``level`` steps deep."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    if indent and level:
+        text = text.replace("\n", "\n" + " " * (indent * level))
+    return utf8(text)
 
 
 def file_record(rel: str, language: str | None, chunks: Sequence[Any] | None = None,
@@ -58,30 +91,34 @@ def file_record(rel: str, language: str | None, chunks: Sequence[Any] | None = N
     return record
 
 
-def chunk_lines(rel: str, language: str | None, chunks: Iterable[Any]) -> Iterable[str]:
-    """JSONL lines (with trailing newline) for one file's chunks."""
+def chunk_lines(rel: str, language: str | None, chunks: Iterable[Any]) -> Iterable[bytes]:
+    """JSONL lines (UTF-8, with trailing newline) for one file's chunks."""
     for chunk in chunks:
-        yield json.dumps({"path": rel, "language": language, **chunk.to_dict()}, ensure_ascii=False) + "\n"
+        yield json_bytes({"path": rel, "language": language, **chunk.to_dict()}) + b"\n"
+
+
+#: A file record sits two levels deep in the document (``{"files": [record]}``).
+RECORD_LEVEL = 2
 
 
 def encode_file_record(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any,
-                       *, indent: int | None = None) -> tuple[int, str]:
-    """Batch analyzer: ``(chunk count, the file's JSON record)`` encoded in the worker
-    process, so the parent only writes strings (it would otherwise be the bottleneck)."""
+                       *, indent: int | None = None) -> tuple[int, bytes]:
+    """Batch analyzer: ``(chunk count, the file's JSON record as the document's bytes)``,
+    encoded in the worker process, so the parent only concatenates bytes."""
     record = file_record(parsed.path, parsed.language, chunks)
-    return len(chunks), json.dumps(record, ensure_ascii=False, indent=indent)
+    return len(chunks), json_bytes(record, indent=indent, level=RECORD_LEVEL)
 
 
-def encode_jsonl(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any) -> tuple[int, str]:
+def encode_jsonl(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any) -> tuple[int, bytes]:
     """Batch analyzer: ``(chunk count, the file's JSONL lines)`` encoded in the worker."""
-    return len(chunks), "".join(chunk_lines(parsed.path, parsed.language, chunks))
+    return len(chunks), b"".join(chunk_lines(parsed.path, parsed.language, chunks))
 
 
 class JsonDocumentWriter:
-    """Writes the JSON document incrementally: header, one file record at a time, footer.
-    ``indent=None`` puts each file record on one line (compact, still line-oriented)."""
+    """Writes the JSON document incrementally to a binary stream: header, one file record
+    at a time, footer. ``indent=None`` puts each file record on one line."""
 
-    def __init__(self, out: TextIO, options: ChunkOptions | Mapping[str, Any], root: str,
+    def __init__(self, out: IO[bytes], options: ChunkOptions | Mapping[str, Any], root: str,
                  *, indent: int | None = None, extra: Mapping[str, Any] | None = None):
         self.out = out
         self.indent = indent
@@ -94,43 +131,36 @@ class JsonDocumentWriter:
             "options": options.to_dict() if hasattr(options, "to_dict") else dict(options),
             **(extra or {}),
         }
-        head = self._dumps(header)
+        head = json_bytes(header, indent=indent)
         # Reopen the header object so the files list can be streamed into it.
-        out.write(head[:-1].rstrip() + "," + self._nl(1) + '"files": [')
+        out.write(head[:-1].rstrip() + b"," + self._nl(1) + b'"files": [')
 
     def add(self, record: Mapping[str, Any]) -> None:
-        self.add_encoded(json.dumps(record, ensure_ascii=False, indent=self.indent))
+        self.add_encoded(json_bytes(record, indent=self.indent, level=RECORD_LEVEL))
 
-    def add_encoded(self, text: str) -> None:
-        """Add a record already encoded with ``json.dumps(record, indent=self.indent)``."""
-        self.out.write(("," if self._files else "") + self._nl(2) + self._reindent(text, 2))
+    def add_encoded(self, data: bytes) -> None:
+        """Add a record encoded by :func:`encode_file_record` with this writer's indent."""
+        self.out.write((b"," if self._files else b"") + self._nl(2) + data)
         self._files += 1
 
     def close(self, skipped: Iterable[Mapping[str, Any]] = (), summary: Mapping[str, Any] | None = None) -> None:
-        self.out.write((self._nl(1) if self._files else "") + "]")
+        out = self.out
+        out.write((self._nl(1) if self._files else b"") + b"]")
         skipped = list(skipped)
-        self.out.write("," + self._nl(1) + '"skipped": [')
+        out.write(b"," + self._nl(1) + b'"skipped": [')
         for i, record in enumerate(skipped):
-            self.out.write(("," if i else "") + self._nl(2) + self._dumps(record, level=2))
-        self.out.write((self._nl(1) if skipped else "") + "]")
+            out.write((b"," if i else b"") + self._nl(2) + json_bytes(record, indent=self.indent, level=2))
+        out.write((self._nl(1) if skipped else b"") + b"]")
         if summary is not None:
-            self.out.write("," + self._nl(1) + '"summary": ' + self._dumps(summary, level=1))
-        self.out.write("\n}\n")
+            out.write(b"," + self._nl(1) + b'"summary": ' + json_bytes(summary, indent=self.indent, level=1))
+        out.write(b"\n}\n")
 
-    def _nl(self, level: int) -> str:
-        return "\n" + " " * ((self.indent or 0) * level)
-
-    def _dumps(self, value: Any, level: int = 0) -> str:
-        return self._reindent(json.dumps(value, ensure_ascii=False, indent=self.indent), level)
-
-    def _reindent(self, text: str, level: int) -> str:
-        if self.indent and level:
-            text = text.replace("\n", "\n" + " " * (self.indent * level))
-        return text
+    def _nl(self, level: int) -> bytes:
+        return b"\n" + b" " * ((self.indent or 0) * level)
 
 
 class JsonlWriter:
-    def __init__(self, out: TextIO):
+    def __init__(self, out: IO[bytes]):
         self.out = out
         self.count = 0
 
@@ -139,7 +169,7 @@ class JsonlWriter:
             self.out.write(line)
             self.count += 1
 
-    def add_encoded(self, count: int, lines: str) -> None:
+    def add_encoded(self, count: int, lines: bytes) -> None:
         """Add lines made by :func:`encode_jsonl`."""
         self.out.write(lines)
         self.count += count
@@ -149,9 +179,9 @@ def render_json(files: Iterable[Mapping[str, Any]], options: ChunkOptions | Mapp
                 *, skipped: Iterable[Mapping[str, Any]] = (), summary: Mapping[str, Any] | None = None,
                 indent: int | None = 2) -> str:
     """The whole document as a string (for small exports such as one file from the explorer)."""
-    buffer = io.StringIO()
+    buffer = io.BytesIO()
     writer = JsonDocumentWriter(buffer, options, root, indent=indent)
     for record in files:
         writer.add(record)
     writer.close(skipped, summary)
-    return buffer.getvalue()
+    return buffer.getvalue().decode("utf-8")

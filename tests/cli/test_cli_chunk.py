@@ -87,7 +87,7 @@ def test_interrupted_run_leaves_existing_output_untouched(cli, project, monkeypa
 
 def test_unwritable_output_is_a_usage_error_before_any_work(cli, project, monkeypatch) -> None:
     called = []
-    monkeypatch.setattr(chunk_cmd, "chunk_batch_stream", lambda *a, **k: called.append(1) or iter(()))
+    monkeypatch.setattr(chunk_cmd, "write_export", lambda *a, **k: called.append(1))
     run = cli("chunk", project, "-o", project / "no" / "such" / "dir.json")
     assert run.code == 2
     assert "does not exist; create it first" in run.err
@@ -259,3 +259,85 @@ def test_empty_directory(cli, tmp_path) -> None:
     assert run.code == 0
     assert run.json()["files"] == []
     assert "No files found" in run.err
+
+
+# -- names that are not UTF-8, one pipeline, options of the run ---------------------------
+@pytest.fixture
+def latin1_name_tree(tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    try:
+        with open(os.path.join(os.fsencode(root), b"caf\xe9.py"), "w") as handle:
+            handle.write("x = 1\n")
+    except (OSError, UnicodeError):
+        pytest.skip("this file system refuses names that are not UTF-8")
+    (root / "ok.py").write_text("y = 2\n")
+    return root
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_a_name_that_is_not_utf8_comes_out_escaped_in_valid_json(cli, latin1_name_tree, tmp_path, fmt) -> None:
+    target = tmp_path / f"out.{fmt}"
+    run = cli("chunk", latin1_name_tree, "--format", fmt, "-o", target)
+    assert run.code == 0, run.err
+    text = target.read_bytes().decode("utf-8")  # strict: raises on invalid UTF-8
+    lines = text.splitlines()
+    paths = paths_of(json.loads(text)) if fmt == "json" else [json.loads(line)["path"] for line in lines]
+    assert paths == ["caf\\xe9.py", "ok.py"]  # the byte 0xE9 as the four characters \xe9
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_a_name_that_is_not_utf8_on_stdout_is_valid_utf8(latin1_name_tree, fmt) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.getcwd(), "LC_ALL": "C", "PYTHONIOENCODING": ""}
+    done = subprocess.run([sys.executable, "-m", "explorer", "chunk", str(latin1_name_tree), "--format", fmt, "-q"],
+                          capture_output=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode("utf-8")
+    assert "caf\\\\xe9.py" in text  # JSON for the characters caf\xe9.py
+
+
+def test_summary_counts_every_file_once(cli, project) -> None:
+    doc = cli("chunk", project).json()
+    summary = doc["summary"]
+    records = doc["files"]
+    assert summary["files"] == sum(1 for f in records if "chunks" in f)
+    assert summary["failed"] == sum(1 for f in records if "error" in f)
+    assert sum(summary["skipped"].values()) == len(doc["skipped"])
+    assert "data.json" not in paths_of(doc)  # binary: listed under skipped only
+    assert set(summary) == {"files", "chunks", "bytes", "skipped", "failed", "seconds", "jobs"}
+
+
+def test_the_explorer_export_writes_the_cli_document(cli, project, tmp_path) -> None:
+    from explorer.engine.options import ChunkOptions
+    from explorer.tui.export import export_tree
+
+    cli_doc = cli("chunk", project, "--no-settings").json()
+    target = tmp_path / "tree.json"
+    result = export_tree(str(project), ChunkOptions(), None, str(target))
+    tui_doc = json.loads(target.read_text())
+    for doc in (cli_doc, tui_doc):
+        doc["summary"].pop("seconds")
+        doc["summary"].pop("jobs")
+    assert tui_doc == cli_doc
+    assert (result.files, result.skipped) == (3, len(cli_doc["skipped"]))
+
+
+def test_timeout_and_engine_flags_are_checked(cli, project, monkeypatch) -> None:
+    run = cli("chunk", project, "--timeout", "0")
+    assert run.code == 2 and "must be more than 0" in run.err
+    run = cli("chunk", project, "--ray-address", "auto")
+    assert run.code == 2 and "--ray-address needs --engine ray" in run.err
+    run = cli("chunk", project, "--shared-storage")
+    assert run.code == 2 and "--shared-storage needs --engine ray" in run.err
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real_find_spec(name, *a))
+    run = cli("chunk", project, "--engine", "ray")
+    assert run.code == 2 and "pip install 'chunk-explorer[ray]'" in run.err
+    monkeypatch.undo()
+    doc = cli("chunk", project, "--timeout", "30").json()
+    assert doc["summary"]["files"] == 3

@@ -8,8 +8,8 @@ import pytest
 
 import explorer
 from explorer.engine.batch import (
-    BINARY, CRASH, ERROR, OPTIONS, READ, UNDECODABLE, BatchFile, analyze_metrics, chunk_batch,
-    chunk_batch_stream,
+    BINARY, CRASH, ERROR, OPTIONS, READ, TASK_BYTES, TASK_FILES, TIMEOUT, UNDECODABLE, BatchFile, analyze_metrics,
+    chunk_batch, chunk_batch_stream, tasks_of,
 )
 
 PY = "import os\n\n\ndef f(x):\n    return x + 1\n\n\nclass A:\n    def m(self):\n        return [1, 2, 3]\n"
@@ -73,7 +73,7 @@ def test_per_file_errors_never_stop_the_batch(tmp_path, jobs) -> None:
     assert kinds == [None, BINARY, UNDECODABLE, READ, OPTIONS, None, None]
     assert results[1].not_text and results[2].not_text and not results[3].not_text
     assert "NUL" in results[1].error and "UTF-8" in results[2].error
-    assert "deleted.py" in results[3].error and "No such file" in results[3].error
+    assert "deleted.py" in results[3].error and "not found" in results[3].error
     assert "max_size" in results[4].error
     assert all(r.chunks is None for r in results if not r.ok)
     assert results[5].path == "inline.ts" and results[5].language == "typescript"
@@ -192,3 +192,108 @@ def test_a_pool_found_broken_at_submit_time_is_recovered(tmp_path, monkeypatch) 
     assert len(made) >= 2  # a fresh pool replaced the broken one
     assert [r.path for r in results] == paths
     assert all(r.ok for r in results)
+
+
+# -- tasks of several files, time-outs, the safe reader, a clean exit ---------------------
+def sleep_on_marker(parsed, chunks, options, seconds):
+    """An analyzer that hangs on one file (as a runaway parser would)."""
+    import time
+
+    if "HANG_HERE" in parsed.source.text:
+        time.sleep(60)
+    return len(chunks)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_over_its_time_limit_fails_alone(tmp_path, jobs) -> None:
+    import time
+
+    files = [(f"f{i}.py", f"x{i} = {i}\n") for i in range(6)]
+    files.insert(3, ("slow.py", "y = 1  # HANG_HERE\n"))
+    started = time.perf_counter()
+    results = chunk_batch(files, jobs=jobs, analyze=sleep_on_marker, timeout=0.5)
+    assert time.perf_counter() - started < 30
+    assert [r.path for r in results] == [name for name, _ in files]
+    assert [r.error_kind for r in results] == [None, None, None, TIMEOUT, None, None, None]
+    assert "0.5 s" in results[3].error
+    assert all(r.analysis == 1 for r in results if r.ok)  # its task-mates all came out
+
+
+def test_small_files_travel_in_tasks_and_large_ones_alone() -> None:
+    small = [BatchFile(path=f"s{i}.py", size=100) for i in range(100)]
+    tasks = list(tasks_of(iter(small), None, jobs=2))
+    assert [len(t) for t in tasks] == [TASK_FILES] * 3 + [100 - 3 * TASK_FILES]
+    assert [i for t in tasks for i, _ in t] == list(range(100))  # consecutive, in order
+    mixed = [BatchFile(path="a", size=10), BatchFile(path="big", size=TASK_BYTES + 1), BatchFile(path="b", size=10)]
+    assert [[job.path for _, job in t] for t in tasks_of(iter(mixed), None, jobs=2)] == [["a"], ["big"], ["b"]]
+    # a batch of 12 on 2 workers is cut so that both get work
+    assert max(len(t) for t in tasks_of(iter(small[:12]), 12, jobs=2)) <= 2
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path, jobs) -> None:
+    good = tmp_path / "good.py"
+    good.write_text(PY)
+    pipe = tmp_path / "pipe.py"
+    os.mkfifo(pipe)
+    results = chunk_batch([str(pipe), str(good)], jobs=jobs, timeout=20)
+    assert results[0].error_kind == READ and "not a regular file" in results[0].error
+    assert results[1].ok
+
+
+def test_a_file_larger_than_max_bytes_is_a_read_error(tmp_path) -> None:
+    big = tmp_path / "big.py"
+    big.write_text("x = 1\n" * 100)
+    (result,) = chunk_batch([str(big)], jobs=1, max_bytes=100)
+    assert result.error_kind == READ and "too large" in result.error
+
+
+SCRIPT_WITHOUT_MAIN_GUARD = """
+import sys
+import explorer
+
+paths = sys.argv[1:]
+print(len(explorer.chunk_batch(paths, jobs=2)))
+stream = explorer.chunk_batch_stream(paths, jobs=2)
+print(next(stream).path)  # left open: the interpreter's exit closes it and shuts the pool down
+"""
+
+
+def test_a_script_without_main_guard_exits_cleanly(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    paths = make_files(tmp_path, 10)
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT_WITHOUT_MAIN_GUARD)
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    done = subprocess.run([sys.executable, str(script), *paths], capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["10", paths[0]]
+    assert done.stderr == ""  # no "Exception ignored ... Bad file descriptor"
+
+
+def test_engine_and_timeout_are_checked_at_once() -> None:
+    with pytest.raises(ValueError, match="engine"):
+        chunk_batch([], engine="dask")
+    with pytest.raises(ValueError, match="timeout"):
+        chunk_batch([], timeout=0)
+
+
+def test_nothing_of_ray_is_imported_unless_used(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    paths = make_files(tmp_path, 4)
+    code = (
+        "import sys, explorer, explorer.cli.main, explorer.engine.ray_batch\n"
+        "from explorer.engine.batch import chunk_batch\n"
+        f"assert all(r.ok for r in chunk_batch({paths!r}, jobs=2))\n"
+        "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

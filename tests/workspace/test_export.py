@@ -49,7 +49,7 @@ def test_empty_document_is_valid_json() -> None:
 def test_text_with_markup_and_unicode_is_kept_verbatim() -> None:
     source = 'x = "[bold]é\\u0000"  # [/]\n'
     chunks = explorer.chunk("m.py", source)
-    buffer = io.StringIO()
+    buffer = io.BytesIO()
     JsonlWriter(buffer).add("m.py", "python", chunks)
     line = json.loads(buffer.getvalue())
     assert line["path"] == "m.py" and line["language"] == "python"
@@ -60,7 +60,7 @@ def test_text_with_markup_and_unicode_is_kept_verbatim() -> None:
 def test_jsonl_one_chunk_per_line() -> None:
     chunks = explorer.chunk("a.py", SOURCE, max_size=15)
     assert len(chunks) > 1
-    buffer = io.StringIO()
+    buffer = io.BytesIO()
     writer = JsonlWriter(buffer)
     writer.add("a.py", "python", chunks)
     lines = buffer.getvalue().splitlines()
@@ -69,7 +69,7 @@ def test_jsonl_one_chunk_per_line() -> None:
 
 
 def test_writer_streams_records_in_order() -> None:
-    buffer = io.StringIO()
+    buffer = io.BytesIO()
     writer = JsonDocumentWriter(buffer, {"max_size": 5}, "/r")
     for name in ("b", "a", "c"):
         writer.add({"path": name, "chunks": []})

@@ -1,0 +1,165 @@
+"""One export pipeline for a whole tree: the CLI's ``chunk`` command and the explorer's
+"export: whole tree" both run :func:`write_export`, so they write the same document with
+the same summary for the same files.
+
+Workers encode each file's record (JSON or JSONL bytes); this process only writes the
+bytes in order, counts, and lists what was skipped. Binary and undecodable files found
+while chunking are skipped (listed once, under ``skipped``), never counted as files.
+
+Summary (``schema: 1``)::
+
+    {"files": chunked files, "chunks": N, "bytes": source bytes chunked,
+     "skipped": {reason: count, ...}, "failed": files with an error record,
+     "seconds": wall time, "jobs": worker processes}
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from ..engine.files import DEFAULT_MAX_BYTES
+from ..engine.options import ChunkOptions
+from ..engine.sweep import SkipRecord
+from .atomic import atomic_writer
+from .export import JsonDocumentWriter, JsonlWriter, encode_file_record, encode_jsonl, file_record
+from .walk import Skipped, WalkOptions, WalkPlan, plan
+
+#: Below this many files a process pool costs more than it saves (when jobs are not given).
+POOL_THRESHOLD = 16
+
+
+class ExportCancelled(Exception):
+    """The caller's ``is_cancelled`` said stop; raised inside the writer so an atomic
+    output is discarded."""
+
+
+@dataclass(slots=True)
+class ExportTally:
+    """Counts for the summary, filled as results arrive."""
+
+    files: int = 0
+    chunks: int = 0
+    bytes: int = 0
+    skipped: list[SkipRecord] = field(default_factory=list)  # the walk's, then binary files
+    failed: list[BatchResult] = field(default_factory=list)
+
+    def add(self, result: BatchResult, rel: str, chunks: int | None = None) -> None:
+        """Count a result; ``chunks`` when the chunks themselves stayed in the worker."""
+        if result.ok:
+            self.files += 1
+            self.chunks += len(result.chunks or ()) if chunks is None else chunks
+            self.bytes += result.bytes
+        elif result.not_text:
+            self.skipped.append(Skipped(result.path, rel, result.error_kind or "binary", False,
+                                        result.error or ""))
+        else:
+            self.failed.append(result)
+
+    def skipped_by_reason(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for record in self.skipped:
+            counts[record.reason] = counts.get(record.reason, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def to_dict(self, seconds: float, jobs: int) -> dict[str, object]:
+        return {
+            "files": self.files,
+            "chunks": self.chunks,
+            "bytes": self.bytes,
+            "skipped": self.skipped_by_reason(),
+            "failed": len(self.failed),
+            "seconds": round(seconds, 3),
+            "jobs": jobs,
+        }
+
+
+@dataclass(slots=True)
+class ExportRun:
+    """What an export did: the tally, wall time and the jobs it ran with."""
+
+    tally: ExportTally
+    seconds: float
+    jobs: int
+    planned: int  # files handed to the chunker (after leaving out the output itself)
+
+
+def write_export(
+    out: IO[bytes],
+    files_plan: WalkPlan,
+    options: ChunkOptions,
+    *,
+    fmt: str = "json",
+    indent: int | None = None,
+    jobs: int | None = None,
+    extra: Mapping[str, Any] | None = None,
+    output_path: str | None = None,
+    on_progress: ProgressCallback | None = None,
+    is_cancelled: Callable[[], bool] | None = None,
+    timeout: float | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
+    shared_storage: bool = False,
+) -> ExportRun:
+    """Chunk the planned files and write the ``fmt`` export to ``out`` (binary).
+    ``output_path`` is left out of the files (a previous export inside the tree)."""
+    started = time.perf_counter()
+    files = files_plan.files
+    if output_path is not None:
+        target = os.path.abspath(output_path)
+        files = [f for f in files if os.path.abspath(f.path) != target]
+    if jobs is None and engine == "ray":
+        from ..engine.ray_batch import cluster_cpus
+
+        jobs = cluster_cpus(ray_address)  # every CPU of the cluster
+    elif jobs is None:
+        jobs = 1 if len(files) < POOL_THRESHOLD else default_jobs()
+    tally = ExportTally(skipped=list(files_plan.skipped))
+    jsonl = fmt == "jsonl"
+    document = None if jsonl else JsonDocumentWriter(out, options, files_plan.root, indent=indent, extra=extra)
+    lines = JsonlWriter(out) if jsonl else None
+    encode = encode_jsonl if jsonl else functools.partial(encode_file_record, indent=indent)
+    batch = [BatchFile(path=f.path, name=f.rel, size=f.size) for f in files]
+    # The walker judged the sizes; the reader still refuses anything larger than it saw.
+    max_bytes = max([DEFAULT_MAX_BYTES, *(f.size for f in files)])
+    stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=encode, keep_chunks=False,
+                                options=options, timeout=timeout, max_bytes=max_bytes, engine=engine,
+                                ray_address=ray_address, shared_storage=shared_storage)
+    try:
+        for walked, result in zip(files, stream):
+            if is_cancelled is not None and is_cancelled():
+                raise ExportCancelled
+            count, encoded = result.analysis if result.ok else (0, b"")
+            tally.add(result, walked.rel, chunks=count if result.ok else None)
+            if lines is not None:
+                if result.ok:
+                    lines.add_encoded(count, encoded)
+            elif document is not None:
+                if result.ok:
+                    document.add_encoded(encoded)
+                elif not result.not_text:  # failures are part of the document; binaries are skipped
+                    document.add(file_record(walked.rel, result.language, error=result.error,
+                                             error_kind=result.error_kind))
+    finally:
+        stream.close()  # stops the workers when leaving early
+    seconds = time.perf_counter() - started
+    if document is not None:
+        document.close([s.to_dict() for s in tally.skipped], tally.to_dict(seconds, jobs))
+    return ExportRun(tally, seconds, jobs, len(files))
+
+
+def export_tree_file(root: str, options: ChunkOptions, walk: WalkOptions | None, target: str,
+                     **kwargs: Any) -> ExportRun | None:
+    """Walk ``root`` and write the JSON export to ``target`` atomically (the explorer's
+    whole-tree export). Returns None when cancelled: nothing is written then."""
+    files_plan = plan([root], walk, root=root)
+    try:
+        with atomic_writer(target, binary=True) as out:
+            return write_export(out, files_plan, options, output_path=target, **kwargs)
+    except ExportCancelled:
+        return None
