@@ -16,7 +16,7 @@ from textual.reactive import var
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
-from explorer.workspace.walk import WalkOptions
+from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
 from .commands import ExplorerCommands
@@ -75,6 +75,8 @@ class ChunkExplorerApp(App[int]):
                 tooltip="Step through how the open file (or a sample) is chunked"),
         Binding("c", "compare", "Compare", id="tools.compare",
                 tooltip="The open file chunked two ways, side by side"),
+        Binding("o", "open_anyway", "Open anyway", show=False, id="file.open_anyway",
+                tooltip="Open the file refused for its size anyway"),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit the explorer"),
     ]
 
@@ -105,7 +107,9 @@ class ChunkExplorerApp(App[int]):
         self.settings_path = settings_path
         self.watching = watch
         self.show_timings = show_timings
-        self.service = DocumentService(self, self.root)
+        self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
+        #: The file last refused for its size (``o`` opens it anyway), or None.
+        self.refused_path: str | None = None
         self.set_reactive(ChunkExplorerApp.options, options or ChunkOptions())
 
     @property
@@ -158,12 +162,14 @@ class ChunkExplorerApp(App[int]):
         if message.generation != self.service.generation:
             return
         name = os.path.basename(message.path)
-        self.problem = f"{name}: {message.reason}"
+        self.refused_path = message.path if message.too_large else None
+        reason = f"{message.reason}; press o to open it anyway" if message.too_large else message.reason
+        self.problem = f"{name}: {reason}"
         dropped = self.document is not None
         self.document = None
         if dropped:
             heap.release()  # the old file's cycles must be freed, not frozen
-        self.notify(message.reason, title=name, severity="warning")
+        self.notify(reason, title=name, severity="warning", markup=False)
 
     def on_chunks_ready(self, message: ChunksReady) -> None:
         self.service.chunking_finished(message.run)
@@ -262,6 +268,13 @@ class ChunkExplorerApp(App[int]):
 
     def action_quit(self) -> None:
         self.exit(0)
+
+    def action_open_anyway(self) -> None:
+        if self.refused_path is None:
+            self.notify("No file was refused for its size", severity="information")
+            return
+        path, self.refused_path = self.refused_path, None
+        self.service.open(path, self.options, anyway=True)
 
     def action_reload(self) -> None:
         if self.document is not None:

@@ -69,17 +69,18 @@ class FileTree(DirectoryTree):
         self.post_message(FileChosen(os.fspath(event.path)))
 
     def find_node(self, path: str) -> TreeNode | None:
-        """The loaded tree node for a path, if its folder has been loaded."""
-        target = os.path.realpath(path)
+        """The loaded tree node for a path, if its folder has been loaded. Paths are
+        compared as written and resolved: a link's target may lie outside the root."""
+        targets = {os.path.abspath(path), os.path.realpath(path)}
         stack = [self.root]
         while stack:
             node = stack.pop()
             data = node.data
             if data is not None:
-                here = os.path.realpath(data.path)
-                if here == target:
+                here = {os.path.abspath(data.path), os.path.realpath(data.path)}
+                if here & targets:
                     return node
-                if not target.startswith(here.rstrip(os.sep) + os.sep):
+                if not any(t.startswith(h.rstrip(os.sep) + os.sep) for t in targets for h in here):
                     continue  # not on the way to the target
             stack.extend(node.children)
         return None
