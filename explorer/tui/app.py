@@ -389,6 +389,8 @@ def run(
     walk: WalkOptions | None = None,
     settings_path: str | None = None,
 ) -> int:
-    """Open the explorer on a directory, or on a file inside its directory. Returns the exit status."""
-    result = ChunkExplorerApp(path, options, walk=walk, settings_path=settings_path).run()
-    return result or 0
+    """Open the explorer on a directory, or on a file inside its directory. Returns the exit status:
+    non-zero after a crash (Textual prints the error once the terminal is restored)."""
+    app = ChunkExplorerApp(path, options, walk=walk, settings_path=settings_path)
+    result = app.run()
+    return app.return_code or result or 0

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from pathlib import Path
 
 import pytest
+from textual.app import App
 
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
+from explorer.tui.app import run as run_explorer
+from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
+from explorer.tui.widgets.chunks.list import ChunkList
 from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 from explorer.workspace.walk import WalkOptions
@@ -80,3 +85,49 @@ async def test_a_file_over_the_size_limit_opens_only_when_asked(project: Path):
         await wait_for(pilot, lambda: app.document is not None, timeout=10, what="the file to open anyway")
         assert app.document.path == os.fspath(big) and app.problem == ""
         assert app.document.source.line_count == 400
+
+
+def shown_depth(tree: AstTree) -> int:
+    """Levels from the pane's root down to the cursor."""
+    depth, node = 0, tree.cursor_node
+    while node is not None and node.parent is not None:
+        depth, node = depth + 1, node.parent
+    return depth
+
+
+async def test_deep_nesting_is_shown_through_a_bounded_window(tmp_path: Path):
+    path = tmp_path / "brackets.js"
+    path.write_text("x = " + "[" * 2000 + "]" * 2000 + ";\n")
+    app = make_app(path, max_size=250, size_unit="chars")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None and not app.document.file.partial, what="the file")
+        await wait_until_idle(pilot, app)
+        assert len(app.document.chunks) > 10
+        tree = app.explore.query_one(AstTree)
+        for _ in range(8):  # chunk 8 starts 1,750 levels deep
+            started = time.monotonic()
+            await pilot.press("n")
+            await pilot.pause()
+            assert time.monotonic() - started < 2, "a key took seconds"
+        chunk = app.document.chunks[app.explore.query_one(ChunkList).cursor]
+        await wait_for(pilot, lambda: isinstance(getattr(tree.cursor_node, "data", None), AstEntry)
+                       and tree.cursor_node.data.node.start_byte == chunk.byte_range.start, what="the AST cursor")
+        assert tree.levels_above > 0 and shown_depth(tree) <= MAX_DEPTH
+        # h on the top node moves the window up, keeping the cursor on the former top.
+        former_top = tree.top
+        tree.focus()
+        tree.move_cursor(tree.root)
+        await pilot.pause()
+        await pilot.press("h")
+        await wait_for(pilot, lambda: tree.top != former_top and tree.cursor_node is not None
+                       and tree.cursor_node.data.node == former_top, what="the window to move up")
+
+
+def test_a_crash_exits_with_a_failure_status(project: Path, monkeypatch: pytest.MonkeyPatch, capsys):
+    def crash(self) -> None:
+        raise RecursionError("maximum recursion depth exceeded (a test)")
+
+    monkeypatch.setattr(ChunkExplorerApp, "on_mount", crash)
+    headless_run = App.run
+    monkeypatch.setattr(ChunkExplorerApp, "run", lambda self: headless_run(self, headless=True))
+    assert run_explorer(os.fspath(project), ChunkOptions(max_size=300)) == 1
