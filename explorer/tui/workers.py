@@ -13,12 +13,13 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from explorer.engine.api import chunk_parsed
+from explorer.engine.api import ChunkingCancelled, chunk_parsed
 from explorer.engine.files import FileTooLargeError, UnreadableFileError, read_regular_file
 from explorer.engine.languages import detect_language
 from explorer.engine.options import ChunkOptions
@@ -82,9 +83,10 @@ def preview_document(file: LoadedFile, options: ChunkOptions, generation: int) -
     return Document(file, chunking, generation)
 
 
-def chunk_file(file: LoadedFile, options: ChunkOptions) -> Chunking:
+def chunk_file(file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] | None = None) -> Chunking:
+    """Chunk a loaded file; raises ChunkingCancelled soon after ``is_cancelled()`` turns true."""
     started = time.perf_counter()
-    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure))
+    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure, is_cancelled=is_cancelled))
     chunk_ms = (time.perf_counter() - started) * 1000
     return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms)
 
@@ -170,7 +172,9 @@ class DocumentService:
             file = parse_file(path, source, options, self.root)
             if worker.is_cancelled:
                 return
-            chunking = chunk_file(file, options)
+            chunking = chunk_file(file, options, lambda: worker.is_cancelled)
+        except ChunkingCancelled:
+            return  # superseded by a newer load, or the app is quitting
         except Exception as error:  # every failure is shown to the user, none is fatal
             if not worker.is_cancelled:
                 too_large = isinstance(error, FileTooLargeError)
@@ -209,8 +213,12 @@ class DocumentService:
         )
 
     def _chunk(self, file: LoadedFile, options: ChunkOptions, generation: int, run: int) -> None:
+        worker = get_current_worker()
         try:
-            chunking = chunk_file(file, options)
+            # Cancelled when the app quits: the process waits for this thread before it exits.
+            chunking = chunk_file(file, options, lambda: worker.is_cancelled)
+        except ChunkingCancelled:
+            return
         except Exception as error:
             self.app.post_message(ChunkingFailed(describe_failure(error), generation, run))
             return

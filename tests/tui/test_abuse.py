@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from textual.app import App
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
 from explorer.tui.app import run as run_explorer
+from explorer.tui.workers import DocumentService
 from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
 from explorer.tui.widgets.chunks.list import ChunkList
 from explorer.tui.widgets.files.tree import FileTree
@@ -131,3 +133,31 @@ def test_a_crash_exits_with_a_failure_status(project: Path, monkeypatch: pytest.
     headless_run = App.run
     monkeypatch.setattr(ChunkExplorerApp, "run", lambda self: headless_run(self, headless=True))
     assert run_explorer(os.fspath(project), ChunkOptions(max_size=300)) == 1
+
+
+async def test_quitting_during_a_long_rechunk_stops_it_promptly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    path = tmp_path / "big.py"
+    path.write_text("".join(f"def f{k}(a, b):\n    x = a + b * {k}\n    return x\n" for k in range(6000)))
+    ended = threading.Event()
+    real_chunk = DocumentService._chunk
+
+    def chunk_and_tell(self, *args) -> None:  # the real chunking, then a note that its thread is free
+        try:
+            real_chunk(self, *args)
+        finally:
+            ended.set()
+
+    monkeypatch.setattr(DocumentService, "_chunk", chunk_and_tell)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None and not app.document.file.partial, what="the file")
+        await wait_until_idle(pilot, app)
+        app.set_option(max_size=2)  # about 30,000 chunks: seconds of work
+        await wait_for(pilot, lambda: app.service.busy, what="the re-chunk to start")
+        await pilot.pause(0.2)
+        assert not ended.is_set(), "the re-chunk should still be running"
+        quit_at = time.monotonic()
+        await pilot.press("q")
+    # The process cannot exit before the worker thread returns.
+    assert ended.wait(10)
+    assert time.monotonic() - quit_at < 1.5
