@@ -39,6 +39,7 @@ from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_sweep, open_teach
 from .processes import prepare_process_pools
+from .wording import counted
 from .workers import DocumentService
 
 #: Step of the +/- keys per size unit.
@@ -308,7 +309,7 @@ class ChunkExplorerApp(App[int]):
         self.push_screen(
             ExportScreen(
                 "Export chunks",
-                f"{len(document.chunks)} chunks of {name}, as JSON (the schema of `chunk-explorer chunk`):",
+                f"{counted(len(document.chunks), 'chunk')} of {name}, as JSON (the schema of `chunk-explorer chunk`):",
                 default_export_path(self.start_dir, name),
             ),
             self._export_document,
@@ -374,7 +375,7 @@ class ChunkExplorerApp(App[int]):
             self.screen.dismiss(None)
         files = f" from {message.files} files" if message.files != 1 else ""
         failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
-        self.notify(f"Wrote {message.chunks} chunks{files} to {message.path}{failed}", title="Exported")
+        self.notify(f"Wrote {counted(message.chunks, 'chunk')}{files} to {message.path}{failed}", title="Exported")
 
     def on_export_failed(self, message: ExportFailed) -> None:
         if isinstance(self.screen, ExportProgressScreen):

@@ -14,6 +14,8 @@ from textual.app import App
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
 from explorer.tui.app import run as run_explorer
+from explorer.tui import workers
+from explorer.tui.widgets.params.stats import StatsPanel
 from explorer.tui.workers import DocumentService
 from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
 from explorer.tui.widgets.chunks.list import ChunkList
@@ -161,3 +163,48 @@ async def test_quitting_during_a_long_rechunk_stops_it_promptly(tmp_path: Path, 
     # The process cannot exit before the worker thread returns.
     assert ended.wait(10)
     assert time.monotonic() - quit_at < 1.5
+
+
+async def test_the_stats_say_a_rechunk_is_under_way_and_which_figures_they_show(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+):
+    gate = threading.Event()
+    gate.set()
+    real_chunk_file = workers.chunk_file
+
+    def gated_chunk_file(*args, **kwargs):  # the real chunking, once the test lets it start
+        gate.wait(10)
+        return real_chunk_file(*args, **kwargs)
+
+    monkeypatch.setattr(workers, "chunk_file", gated_chunk_file)
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        stats = app.explore.query_one(StatsPanel)
+        chunks_pane = app.explore.query_one("#chunks")
+        count = len(app.document.chunks)
+        assert "re-chunking" not in str(stats.render()) and chunks_pane.border_title == f"Chunks ({count})"
+        gate.clear()
+        await pilot.press("minus")  # 300 -> 200
+        await pilot.pause()
+        shown = str(stats.render())
+        assert "re-chunking for max 200 nws" in shown and "these figures: max 300 nws" in shown
+        assert chunks_pane.border_title == f"Chunks ({count} for max 300 nws, re-chunking…)"
+        gate.set()
+        await wait_until_idle(pilot, app)
+        assert app.document.options.max_size == 200
+        assert "re-chunking" not in str(stats.render())
+        assert chunks_pane.border_title == f"Chunks ({len(app.document.chunks)})"
+
+
+async def test_one_chunk_is_not_called_chunks(tmp_path: Path):
+    path = tmp_path / "one.py"
+    path.write_text("x = 1\n")
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        assert len(app.document.chunks) == 1
+        shown = str(app.explore.query_one(StatsPanel).render())
+        assert shown.startswith("1 chunk ") and "1 chunks" not in shown

@@ -17,6 +17,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
+from explorer.engine.options import ChunkOptions
+
 from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
 from ..state import Document
 from ..widgets.ast.tree import AstTree
@@ -25,7 +27,7 @@ from ..widgets.chunks.list import ChunkList
 from ..widgets.files.tree import FileTree
 from ..widgets.footer import KeyFooter
 from ..widgets.params.panel import ParamsPanel
-from ..widgets.params.stats import StatsPanel
+from ..widgets.params.stats import StatsPanel, limit_text
 from ..widgets.scope.tree import ScopeTree
 from ..widgets.source.view import SourceView
 
@@ -85,7 +87,7 @@ class ExploreScreen(Screen):
         scope = self.query_one(ScopeTree)
         chunks = self.query_one(ChunkList)
         stats = self.query_one(StatsPanel)
-        stats.show_document(new)
+        stats.show_document(new, self._pending_options(new))
         if new is None:
             source.show_message(self.app.problem or "Pick a file in the tree to see how it is chunked.")
             source.border_title = "Source"
@@ -121,12 +123,29 @@ class ExploreScreen(Screen):
         if file.partial:
             mode = "parsing…"
         source.border_subtitle = f"{language} · {mode} · {file.source.line_count} lines"
-        self.query_one("#chunks").border_title = "Chunks (…)" if file.partial else f"Chunks ({len(document.chunks)})"
+        count = len(document.chunks)
+        if file.partial:
+            self.query_one("#chunks").border_title = "Chunks (…)"
+        elif self._pending_options(document) is not None:
+            self.query_one("#chunks").border_title = f"Chunks ({count} for {limit_text(document.options)}, re-chunking…)"
+        else:
+            self.query_one("#chunks").border_title = f"Chunks ({count})"
         self.query_one(ChunkList).empty_message = "parsing and chunking…" if file.partial else "no chunks"
         self.sub_title = name
 
     def _options_changed(self, options) -> None:
         self.query_one(ParamsPanel).show_options(options)
+        document = self.document
+        if document is not None:  # the figures shown now belong to the former parameters: say so
+            self.query_one(StatsPanel).show_document(document, self._pending_options(document))
+            self._set_titles(document)
+
+    def _pending_options(self, document: Document | None) -> ChunkOptions | None:
+        """The parameters being applied when they are not yet those of the shown chunks."""
+        options: ChunkOptions = self.app.options  # type: ignore[attr-defined]  # ChunkExplorerApp
+        if document is None or document.file.partial or document.options == options:
+            return None
+        return options
 
     def _problem_changed(self, problem: str) -> None:
         source = self.query_one(SourceView)
