@@ -78,7 +78,7 @@ class ChunkExplorerApp(App[int]):
                 tooltip="The open file chunked two ways, side by side"),
         Binding("o", "open_anyway", "Open anyway", show=False, id="file.open_anyway",
                 tooltip="Open the file refused for its size anyway"),
-        Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit the explorer"),
+        Binding("q,ctrl+c", "quit", "Quit", key_display="q", id="app.quit", tooltip="Quit the explorer"),
     ]
 
     #: The open file and its chunking (None: nothing open, or it could not be shown).

@@ -208,3 +208,37 @@ async def test_one_chunk_is_not_called_chunks(tmp_path: Path):
         assert len(app.document.chunks) == 1
         shown = str(app.explore.query_one(StatsPanel).render())
         assert shown.startswith("1 chunk ") and "1 chunks" not in shown
+
+
+async def test_ctrl_c_quits(project: Path):
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: app.return_code is not None, timeout=3, what="the app to quit")
+    assert app.return_code == 0
+
+
+async def test_help_names_bracket_keys_as_typed(project: Path):
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await pilot.press("question_mark")
+        pane = await wait_for(pilot, lambda: app.screen.query("#help-text").first(None), what="the help")
+        shown = "\n".join(text for text, _ in pane.lines)
+        assert "square_bracket" not in shown
+        assert any(text.strip().startswith("] ") for text, _ in pane.lines)
+        assert any(text.strip().startswith("[ ") for text, _ in pane.lines)
+
+
+async def test_every_parameter_is_visible_at_80_by_24(project: Path):
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        screen = app.explore
+        assert screen.query_one("#right").region.right <= 80
+        for selector in ("#max-size", "#size-unit", "#overlap", "#context-mode", "#language", "#strategy"):
+            region = screen.query_one(selector).region
+            assert region.width >= 6 and region.right <= 80 and region.bottom <= 24, selector
+        assert screen.query_one("#chunks").region.right <= 80

@@ -41,6 +41,10 @@ class ExploreScreen(Screen):
 
     _reveal_timer: Timer | None = None
 
+    #: Below 110 columns the panes narrow and the parameters stack in two columns
+    #: (styles/app.tcss), so that an 80-column terminal shows every field.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+
     BINDINGS = [
         Binding("1", "focus_pane('files')", "Files", show=False, id="focus.files"),
         Binding("2", "focus_pane('source')", "Source", show=False, id="focus.source"),
