@@ -18,6 +18,7 @@ from explorer.tui import workers
 from explorer.tui.widgets.params.stats import StatsPanel
 from explorer.tui.workers import DocumentService
 from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
+from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
 from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
@@ -242,3 +243,17 @@ async def test_every_parameter_is_visible_at_80_by_24(project: Path):
             region = screen.query_one(selector).region
             assert region.width >= 6 and region.right <= 80 and region.bottom <= 24, selector
         assert screen.query_one("#chunks").region.right <= 80
+
+
+async def test_the_chunk_pane_breaks_lines_where_the_source_pane_does(tmp_path: Path):
+    path = tmp_path / "notes.txt"
+    path.write_text("alpha\fbeta\vgamma\u2028delta\nsecond line\n")
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        assert app.explore.query_one(SourceView).line_count == 2
+        detail = app.explore.query_one(ChunkDetail)
+        assert detail.shown is app.document.chunks[0]
+        assert any(text.startswith("alpha") and text.endswith("delta") for text, _ in detail.lines)
+        assert any(text == "second line" for text, _ in detail.lines)

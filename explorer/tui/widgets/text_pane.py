@@ -14,7 +14,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from explorer.engine.text import display_line
+from explorer.engine.text import display_line, split_lines
 
 from .strips import text_strip
 
@@ -53,7 +53,7 @@ class TextPane(ScrollView, can_focus=True):
         self.refresh()
 
     def set_text(self, text: str, style: Style | None = None) -> None:
-        self.set_lines([(line, style) for line in text.splitlines()])
+        self.set_lines([(line, style) for line in split_lines(text)])
 
     @property
     def base_style(self) -> Style:
