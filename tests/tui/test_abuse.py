@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
+from textual.widgets import Static
 
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
 from explorer.tui.app import run as run_explorer
+from explorer.tui.screens.export import ExportScreen
 from explorer.tui import workers
 from explorer.tui.widgets.params.stats import StatsPanel
 from explorer.tui.workers import DocumentService
@@ -257,3 +259,17 @@ async def test_the_chunk_pane_breaks_lines_where_the_source_pane_does(tmp_path: 
         assert detail.shown is app.document.chunks[0]
         assert any(text.startswith("alpha") and text.endswith("delta") for text, _ in detail.lines)
         assert any(text == "second line" for text, _ in detail.lines)
+
+
+async def test_enter_on_an_empty_export_path_says_why(project: Path):
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        await pilot.press("e")
+        field = await wait_for(pilot, lambda: app.screen.query("#export-path").first(None), what="the dialog")
+        field.value = "   "
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen), "the dialog closed without a word"
+        assert "Type the path" in str(app.screen.query_one(".hint", Static).render())

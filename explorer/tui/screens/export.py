@@ -23,6 +23,7 @@ class ExportScreen(ModalScreen[str | None]):
     }
     ExportScreen Input { margin: 1 0; }
     ExportScreen .hint { color: $text-muted; }
+    ExportScreen .hint.-error { color: $error; }
     """
 
     def __init__(self, title: str, description: str, proposal: str):
@@ -47,7 +48,11 @@ class ExportScreen(ModalScreen[str | None]):
     def _accept(self, event: Input.Submitted) -> None:
         event.stop()
         path = event.value.strip()
-        self.dismiss(path or None)
+        if not path:  # say why nothing happens rather than closing as if it had been written
+            self.query_one(".hint", Static).update("Type the path of the file to write, or press Escape to cancel")
+            self.query_one(".hint", Static).add_class("-error")
+            return
+        self.dismiss(path)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
