@@ -16,6 +16,7 @@ from textual.reactive import var
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
+from explorer.engine.text import display_line
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
@@ -162,7 +163,7 @@ class ChunkExplorerApp(App[int]):
     def on_file_open_failed(self, message: FileOpenFailed) -> None:
         if message.generation != self.service.generation:
             return
-        name = os.path.basename(message.path)
+        name = display_line(os.path.basename(message.path))[0]  # newlines and control characters shown
         self.refused_path = message.path if message.too_large else None
         reason = f"{message.reason}; press o to open it anyway" if message.too_large else message.reason
         self.problem = f"{name}: {reason}"

@@ -273,3 +273,17 @@ async def test_enter_on_an_empty_export_path_says_why(project: Path):
         await pilot.pause()
         assert isinstance(app.screen, ExportScreen), "the dialog closed without a word"
         assert "Type the path" in str(app.screen.query_one(".hint", Static).render())
+
+
+async def test_a_file_name_with_a_newline_is_shown_whole_and_safe(project: Path):
+    path = project / "two\nlines.py"
+    path.write_text("x = 1\n")
+    app = make_app(project)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.explore.query_one(FileTree)
+        node = await wait_for(pilot, lambda: tree.find_node(str(path)), what="the file in the tree")
+        assert "lines.py" in node.label.plain and "\n" not in node.label.plain
+        await choose_in_tree(pilot, app, path)
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        title = str(app.explore.query_one(SourceView).border_title)
+        assert title.startswith("two") and title.endswith("lines.py") and "\n" not in title

@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from explorer.engine.options import ChunkOptions
+from explorer.engine.text import display_line
 
 from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
 from ..state import Document
@@ -121,6 +122,7 @@ class ExploreScreen(Screen):
         source = self.query_one(SourceView)
         file = document.file
         name = os.path.relpath(document.path, self.app.root) if document.path.startswith(self.app.root) else document.path
+        name = display_line(name)[0]  # a name may hold a newline or other control characters
         source.border_title = name
         language = file.parsed.language or "plain text"
         mode = f"line-based ({file.parsed.fallback})" if file.parsed.fallback else "AST"
