@@ -287,3 +287,19 @@ async def test_a_file_name_with_a_newline_is_shown_whole_and_safe(project: Path)
         await wait_for(pilot, lambda: app.document is not None, what="the file")
         title = str(app.explore.query_one(SourceView).border_title)
         assert title.startswith("two") and title.endswith("lines.py") and "\n" not in title
+
+
+@pytest.mark.parametrize("context_mode", ["full", "minimal"])
+async def test_the_defines_column_lists_definitions_not_imports(tmp_path: Path, context_mode: str):
+    path = tmp_path / "tool.py"
+    path.write_text("import os\nimport json as codec\n\n\ndef load(name):\n    return codec.loads(os.fspath(name))\n")
+    app = make_app(path, max_size=1000, context_mode=context_mode)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        assert len(app.document.chunks) == 1
+        chunk_list = app.explore.query_one(ChunkList)
+        chunk_list.scroll_to(0, 0, animate=False, immediate=True)
+        row = chunk_list.render_line(1).text  # line 0 is the column header
+        assert row.rstrip().endswith("load"), row
+        assert "codec" not in row and "os" not in row.split()

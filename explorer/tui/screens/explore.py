@@ -112,7 +112,7 @@ class ExploreScreen(Screen):
             source.show_document(new, keep_position=same_file)
             ast.show_file(new.file.parsed, options.max_size, options.size_unit)
             scope.show_structure(new.file.structure)
-        chunks.show_chunking(new.chunking)
+        chunks.show_chunking(new.chunking, new.file.structure)
         self._set_titles(new)
         # Keep the reader's place: select the chunk under the cursor in the new chunking
         # (the trees are already there when only the chunking changed).
