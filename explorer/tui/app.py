@@ -6,7 +6,9 @@ is the only place that changes it, in message handlers.
 
 from __future__ import annotations
 
+import asyncio
 import os
+from contextlib import aclosing
 from functools import partial
 
 from textual import work
@@ -47,6 +49,8 @@ from .workers import DocumentService
 SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}
 #: Milliseconds watchfiles waits for more changes before reporting (its default, 1600, feels stale).
 WATCH_DEBOUNCE_MS = 150
+#: Seconds between looks for the explored folder to come back after it was removed.
+ROOT_POLL_SECONDS = 0.5
 
 
 class ChunkExplorerApp(App[int]):
@@ -112,6 +116,9 @@ class ChunkExplorerApp(App[int]):
         self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
         #: The file last refused for its size (``o`` opens it anyway), or None.
         self.refused_path: str | None = None
+        #: The file the user last asked to see, shown or not (a file that could not be
+        #: read is opened again when it changes on disk).
+        self.wanted_path: str | None = None
         self.set_reactive(ChunkExplorerApp.options, options or ChunkOptions())
 
     @property
@@ -137,6 +144,7 @@ class ChunkExplorerApp(App[int]):
 
     # -- opening and chunking -------------------------------------------------------------
     def open_file(self, path: str, *, reloaded: bool = False) -> None:
+        self.wanted_path = path
         self.service.open(path, self.options, reloaded=reloaded)
 
     def on_file_chosen(self, message: FileChosen) -> None:
@@ -211,26 +219,43 @@ class ChunkExplorerApp(App[int]):
         from watchfiles import DefaultFilter, awatch
 
         try:
-            async for changes in awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter()):
-                self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
+            while True:
+                watcher = awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter())
+                async with aclosing(watcher):
+                    async for changes in watcher:
+                        self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
+                        if not os.path.isdir(self.root):
+                            break  # the watch died with the folder: watch again once it is back
+                while not os.path.isdir(self.root):
+                    await asyncio.sleep(ROOT_POLL_SECONDS)
+                self.post_message(FilesChangedOnDisk([("added", self.root)]))
         except Exception as error:  # e.g. the inotify watch limit: the explorer still works, unwatched
             self.notify(f"Not watching for changes: {error}", severity="warning")
 
     def on_files_changed_on_disk(self, message: FilesChangedOnDisk) -> None:
         document = self.document
-        open_path = document.path if document is not None else None
+        open_path = document.path if document is not None else self.wanted_path
         touched = {os.path.abspath(path) for _, path in message.changes}
-        if open_path is not None and os.path.abspath(open_path) in touched:
+        if open_path is not None and _is_under_any(os.path.abspath(open_path), touched):
             if os.path.isfile(open_path):
-                self.open_file(open_path, reloaded=True)
-            elif not self.problem:
+                self.open_file(open_path, reloaded=document is not None)
+            elif document is not None and not os.path.isdir(os.path.dirname(open_path)):
+                # Its folder is gone: nothing of it is left to show.
+                self.problem = f"{display_line(os.path.basename(open_path))[0]}: its folder was removed"
+                self.document = None
+                heap.release()
+            elif document is not None and not self.problem:
                 self.problem = f"{os.path.basename(open_path)} was deleted"
                 self.notify(
                     f"{os.path.basename(open_path)} was deleted on disk; still showing its last content",
                     title="File deleted", severity="warning",
                 )
         folders = {os.path.dirname(path) for change, path in message.changes if change in ("added", "deleted")}
-        if folders:
+        if os.path.abspath(self.root) in touched:
+            folders.add(self.root)  # removed or back: list it again
+        if any(os.path.basename(path) == ".gitignore" for path in touched):
+            self.explore.refresh_ignore_rules()
+        elif folders:
             self.explore.refresh_folders(folders)
 
     # -- actions ------------------------------------------------------------------------------
@@ -382,6 +407,11 @@ class ChunkExplorerApp(App[int]):
         if isinstance(self.screen, ExportProgressScreen):
             self.screen.dismiss(None)
         self.notify(message.reason, title="Export failed", severity="error", timeout=10)
+
+
+def _is_under_any(path: str, paths: set[str]) -> bool:
+    """Whether ``path`` is one of ``paths`` or lies inside one of them."""
+    return any(path == other or path.startswith(other.rstrip(os.sep) + os.sep) for other in paths)
 
 
 def run(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -303,3 +304,54 @@ async def test_the_defines_column_lists_definitions_not_imports(tmp_path: Path, 
         row = chunk_list.render_line(1).text  # line 0 is the column header
         assert row.rstrip().endswith("load"), row
         assert "codec" not in row and "os" not in row.split()
+
+
+async def test_a_file_fixed_after_being_undecodable_is_shown_again(project: Path):
+    path = project / "inventory.py"
+    good = path.read_bytes()
+    app = make_app(path, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        await pilot.pause(0.3)  # the watcher is running
+        path.write_bytes(b"\xff\xfe\x00 not text\n")
+        await wait_for(pilot, lambda: app.document is None and "Not a text file" in app.problem, what="the refusal")
+        assert app.explore.sub_title == ""
+        path.write_bytes(good)
+        await wait_for(pilot, lambda: app.document is not None, what="the fixed file")
+        assert app.document.source.data == good and app.problem == ""
+        assert app.explore.sub_title == "inventory.py"
+
+
+async def test_a_removed_folder_clears_the_view_and_is_watched_again_once_back(project: Path):
+    path = project / "inventory.py"
+    good = path.read_bytes()
+    app = make_app(path, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        await pilot.pause(0.3)
+        shutil.rmtree(project)
+        await wait_for(pilot, lambda: app.document is None, what="the view to clear")
+        await pilot.pause(0.5)  # the tree reloads the missing folder meanwhile: it is not a file to open
+        assert "its folder was removed" in app.problem
+        assert app.explore.sub_title == "" and app.explore.query_one("#chunks").border_title == "Chunks"
+        project.mkdir()
+        path.write_bytes(good)
+        await wait_for(pilot, lambda: app.document is not None, what="the file to come back")
+        (project / "later.py").write_text("y = 2\n")
+        tree = app.explore.query_one(FileTree)
+        await wait_for(pilot, lambda: tree.find_node(str(project / "later.py")), what="a new file listed")
+
+
+async def test_gitignore_edits_apply_to_the_tree(project: Path):
+    app = make_app(project, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.explore.query_one(FileTree)
+        await wait_for(pilot, lambda: tree.find_node(str(project / "router.ts")), what="the tree")
+        await pilot.pause(0.3)
+        (project / ".gitignore").write_text("*.ts\n")
+        await wait_for(pilot, lambda: tree.find_node(str(project / "router.ts")) is None, what="router.ts hidden")
+        assert tree.find_node(str(project / "inventory.py")) is not None
+        (project / ".gitignore").write_text("")
+        await wait_for(pilot, lambda: tree.find_node(str(project / "router.ts")), what="router.ts shown again")

@@ -97,6 +97,8 @@ class ExploreScreen(Screen):
             source.show_message(self.app.problem or "Pick a file in the tree to see how it is chunked.")
             source.border_title = "Source"
             source.border_subtitle = ""
+            self.sub_title = ""
+            self.query_one("#chunks").border_title = "Chunks"
             ast.show_file(None, self.app.options.max_size, self.app.options.size_unit)
             scope.show_structure(None)
             chunks.show_chunking(None)
@@ -269,6 +271,10 @@ class ExploreScreen(Screen):
     def refresh_folders(self, folders: set[str]) -> None:
         """Reload the tree folders whose entries changed on disk."""
         self.query_one(FileTree).reload_folders(folders)
+
+    def refresh_ignore_rules(self) -> None:
+        """A .gitignore changed: filter the whole tree again."""
+        self.query_one(FileTree).reload_rules()
 
     def action_focus_pane(self, pane: str) -> None:
         if pane in ("ast", "scope"):

@@ -38,6 +38,7 @@ class FileTree(DirectoryTree):
 
     def __init__(self, path: str | Path, walk: WalkOptions | None = None, *, id: str | None = None):
         super().__init__(path, id=id)
+        self.walk = walk
         self.rules = WalkRules(path, walk)
         self._languages: dict[str, str | None] = {}
 
@@ -72,6 +73,8 @@ class FileTree(DirectoryTree):
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
         event.stop()
+        if event.node is self.root:
+            return  # the explored folder, removed: DirectoryTree takes it for a file
         self.post_message(FileChosen(os.fspath(event.path)))
 
     def find_node(self, path: str) -> TreeNode | None:
@@ -98,6 +101,11 @@ class FileTree(DirectoryTree):
             self.move_cursor(node)
         elif attempts > 0:
             self.set_timer(0.1, lambda: self.reveal_path(path, attempts - 1))
+
+    def reload_rules(self) -> None:
+        """Read the ignore files again and filter the whole tree with them."""
+        self.rules = WalkRules(self.path, self.walk)
+        self.reload()
 
     def reload_folders(self, folders: set[str]) -> None:
         for folder in folders:
