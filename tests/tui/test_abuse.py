@@ -355,3 +355,28 @@ async def test_gitignore_edits_apply_to_the_tree(project: Path):
         assert tree.find_node(str(project / "inventory.py")) is not None
         (project / ".gitignore").write_text("")
         await wait_for(pilot, lambda: tree.find_node(str(project / "router.ts")), what="router.ts shown again")
+
+
+async def test_any_chunk_of_a_minified_file_can_be_seen(tmp_path: Path):
+    path = tmp_path / "bundle.min.js"
+    path.write_text("".join(f"var v{k}={k};" for k in range(12000)) + "\n")  # one line, ~150,000 characters
+    app = make_app(path, max_size=200, size_unit="chars")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None and not app.document.file.partial, what="the file")
+        await wait_until_idle(pilot, app)
+        chunks = app.document.chunks
+        assert len(chunks) > 500
+        source = app.explore.query_one(SourceView)
+        source.focus()
+        for index in (500, len(chunks) - 1, 3):
+            app.explore.select_chunk(index)
+            await pilot.pause()
+            chunk = chunks[index]
+            row = source.render_line(source.cursor_line - int(source.scroll_y)).text
+            assert chunk.text[:30] in row, f"chunk {index + 1} is not on screen"
+            assert source.cursor_byte() == chunk.byte_range.start
+        # The end of the line is reachable too, and its note says what is shown.
+        await pilot.press("end")
+        await pilot.pause()
+        row = source.render_line(source.cursor_line - int(source.scroll_y)).text
+        assert "v11999=11999;" in row
