@@ -88,7 +88,10 @@ async def test_a_file_over_the_size_limit_opens_only_when_asked(project: Path):
         await wait_for(pilot, lambda: app.problem, timeout=5, what="the refusal")
         assert "too large" in app.problem and "press o" in app.problem
         assert app.document is None
-        assert "too large" in app.explore.query_one(SourceView).message
+        source = app.explore.query_one(SourceView)
+        assert "too large" in source.message
+        shown = " ".join(source.render_line(y).text.strip() for y in range(source.size.height))
+        assert "press o to open it anyway" in " ".join(shown.split()), "the reason must be readable whole"
         await pilot.press("o")
         await wait_for(pilot, lambda: app.document is not None, timeout=10, what="the file to open anyway")
         assert app.document.path == os.fspath(big) and app.problem == ""

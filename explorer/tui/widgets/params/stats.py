@@ -55,7 +55,7 @@ def stats_text(document: Document | None, *, show_timings: bool, pending: ChunkO
     stats = document.chunking.stats
     file = document.file
     if file.partial:
-        return Text(f"{file.source.line_count} lines: parsing and chunking…", style=LABEL)
+        return Text(f"{counted(file.source.line_count, 'line')}: parsing and chunking…", style=LABEL)
     text = Text(no_wrap=True, overflow="ellipsis")
     if pending is not None:
         text.append(f"re-chunking for {limit_text(pending)}…", BUSY)

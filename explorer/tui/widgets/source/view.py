@@ -8,6 +8,7 @@ in a file shows literally and control characters never reach the terminal.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -210,10 +211,14 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         styles = self.styles_now
         base = styles.base
         if self.document is None or line >= self.line_count:
-            if self.document is None and self.message and y == max(0, self.size.height // 3):
-                text = Text(self.message, end="")
-                text.align("center", width)
-                return text_strip(text, self.app.console, styles.message).crop_extend(0, width, base)
+            if self.document is None and self.message:
+                # Wrapped: a refusal names the file and says why, which can be long.
+                lines = textwrap.wrap(self.message, max(10, width - 4))
+                row = y - max(0, self.size.height // 3)
+                if 0 <= row < len(lines):
+                    text = Text(lines[row], end="")
+                    text.align("center", width)
+                    return text_strip(text, self.app.console, styles.message).crop_extend(0, width, base)
             return Strip.blank(width, base)
         gutter = self._gutters.get(line)
         if gutter is None:
