@@ -120,15 +120,26 @@ async def test_deep_nesting_is_shown_through_a_bounded_window(tmp_path: Path):
             await pilot.press("n")
             await pilot.pause()
             assert time.monotonic() - started < 2, "a key took seconds"
-        chunk = app.document.chunks[app.explore.query_one(ChunkList).cursor]
-        await wait_for(pilot, lambda: isinstance(getattr(tree.cursor_node, "data", None), AstEntry)
-                       and tree.cursor_node.data.node.start_byte == chunk.byte_range.start, what="the AST cursor")
+        deep = app.explore.query_one(ChunkList).cursor
+
+        def on_chunk(index: int) -> bool:
+            entry = getattr(tree.cursor_node, "data", None)
+            return isinstance(entry, AstEntry) and entry.node.start_byte == app.document.chunks[index].byte_range.start
+
+        await wait_for(pilot, lambda: on_chunk(deep), what="the AST cursor")
         assert tree.levels_above > 0 and shown_depth(tree) <= MAX_DEPTH
+        # Back near the start of the file, the pane shows the file's root again.
+        app.explore.select_chunk(0)
+        await wait_for(pilot, lambda: tree.levels_above == 0 and tree.top == app.document.file.parsed.root,
+                       what="the file's root on top")
+        app.explore.select_chunk(deep)
+        await wait_for(pilot, lambda: tree.levels_above > 0 and on_chunk(deep), what="the window down again")
         # h on the top node moves the window up, keeping the cursor on the former top.
         former_top = tree.top
         tree.focus()
+        await pilot.pause(0.3)
         tree.move_cursor(tree.root)
-        await pilot.pause()
+        await wait_for(pilot, lambda: tree.cursor_node is tree.root, what="the cursor on the top node")
         await pilot.press("h")
         await wait_for(pilot, lambda: tree.top != former_top and tree.cursor_node is not None
                        and tree.cursor_node.data.node == former_top, what="the window to move up")

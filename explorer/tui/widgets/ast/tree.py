@@ -274,7 +274,9 @@ class AstTree(Tree["AstEntry | Gap"]):
         chain.reverse()
         top = next((k for k, ts_node in enumerate(chain) if ts_node == self.top), None)
         if top is None or len(chain) - 1 - top > MAX_DEPTH:
-            top = max(0, len(chain) - 1 - TOP_MARGIN)
+            # Out of the levels shown: from the file's root if it is near enough, else from
+            # an ancestor leaving room to go deeper.
+            top = 0 if len(chain) - 1 <= MAX_DEPTH else len(chain) - 1 - TOP_MARGIN
             self._show_from(chain[top], top)
         tree_node = self.root
         for ts_node in chain[top + 1:]:
