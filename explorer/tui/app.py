@@ -192,6 +192,9 @@ class ChunkExplorerApp(App[int]):
         self.service.chunking_finished(message.run)
         if message.generation == self.service.generation:
             self.notify(message.reason, title="Chunking failed", severity="error")
+            if self.document is not None and not self.service.busy:
+                # Nothing more is coming: the parameters in force are those of the chunks shown.
+                self.options = self.document.options
 
     def on_options_changed(self, message: OptionsChanged) -> None:
         self.apply_options(message.options)

@@ -394,3 +394,23 @@ async def test_any_chunk_of_a_minified_file_can_be_seen(tmp_path: Path):
         await pilot.pause()
         row = source.render_line(source.cursor_line - int(source.scroll_y)).text
         assert "v11999=11999;" in row
+
+
+async def test_a_failed_rechunk_leaves_the_parameters_of_the_chunks_shown(project: Path, monkeypatch: pytest.MonkeyPatch):
+    real_chunk_file = workers.chunk_file
+
+    def chunk_file_failing_at_200(file, options, *args, **kwargs):
+        if options.max_size == 200:
+            raise ValueError("the engine failed (a test)")
+        return real_chunk_file(file, options, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "chunk_file", chunk_file_failing_at_200)
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await wait_until_idle(pilot, app)
+        await pilot.press("minus")  # 300 -> 200: fails
+        await wait_until_idle(pilot, app)
+        await pilot.pause()
+        assert app.options.max_size == 300 == app.document.options.max_size
+        assert "re-chunking" not in str(app.explore.query_one(StatsPanel).render())
