@@ -5,8 +5,8 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from .chunker import Span, iter_spans
 from .context import make_context_builder
@@ -15,6 +15,8 @@ from .model import Chunk, Range
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
 from .text import SourceText, last_lines
+
+_T = TypeVar("_T")
 
 
 def parse(filepath: str | os.PathLike[str] | None, code: str | bytes, options: ChunkOptions) -> ParsedFile:
@@ -70,11 +72,40 @@ def iter_chunks(
         previous = text
 
 
-def chunk_parsed(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:
-    """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing."""
+class ChunkingCancelled(Exception):
+    """Raised by :func:`chunk_parsed` when its ``is_cancelled`` check says to stop."""
+
+
+#: Spans (then chunks) made between two calls of an ``is_cancelled`` check (about 10 ms).
+CANCEL_CHECK_EVERY = 1000
+
+
+def chunk_parsed(
+    parsed: ParsedFile,
+    options: ChunkOptions,
+    *,
+    structure: Any = None,
+    is_cancelled: Callable[[], bool] | None = None,
+) -> list[Chunk]:
+    """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing.
+    ``is_cancelled`` is asked every few milliseconds; when it says so, the work stops
+    with :class:`ChunkingCancelled` (a thread cannot be interrupted otherwise)."""
     with _gc_paused():  # millions of short-lived pieces on huge files: cyclic GC passes only cost
-        spans = list(iter_spans(parsed, options))
-        return list(iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)))
+        spans = _checked(iter_spans(parsed, options), is_cancelled)
+        return _checked(
+            iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), is_cancelled
+        )
+
+
+def _checked(items: Iterable[_T], is_cancelled: Callable[[], bool] | None) -> list[_T]:
+    if is_cancelled is None:
+        return list(items)
+    out: list[_T] = []
+    for item in items:
+        out.append(item)
+        if len(out) % CANCEL_CHECK_EVERY == 0 and is_cancelled():
+            raise ChunkingCancelled
+    return out
 
 
 @contextmanager

@@ -313,6 +313,15 @@ def last_lines(text: str, count: int) -> str:
     return text[starts[-count] :] if count <= len(starts) else text
 
 
+def split_lines(text: str) -> list[str]:
+    """``text.splitlines()`` at the line breaks used everywhere here (``\\r\\n``, ``\\r``,
+    ``\\n``) only: a form feed, vertical tab or U+2028 stays inside its line."""
+    lines = _STR_NEWLINE.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # a final line break opens no line
+    return lines
+
+
 def nws_count(text: str) -> int:
     """Non-whitespace code points of a ``str`` (same whitespace set as :meth:`SourceText.nws`)."""
     return len(text) - sum(text.count(c) for c in " \t\n\r\x0b\x0c")

@@ -6,7 +6,9 @@ is the only place that changes it, in message handlers.
 
 from __future__ import annotations
 
+import asyncio
 import os
+from contextlib import aclosing
 from functools import partial
 
 from textual import work
@@ -16,8 +18,9 @@ from textual.reactive import var
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
+from explorer.engine.text import display_line
 from explorer.workspace.overwrite import export_refusal
-from explorer.workspace.walk import WalkOptions
+from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
 from .commands import ExplorerCommands
@@ -41,12 +44,15 @@ from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_sweep, open_teach
 from .processes import start_resource_tracker
+from .wording import counted
 from .workers import DocumentService
 
 #: Step of the +/- keys per size unit.
 SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}
 #: Milliseconds watchfiles waits for more changes before reporting (its default, 1600, feels stale).
 WATCH_DEBOUNCE_MS = 150
+#: Seconds between looks for the explored folder to come back after it was removed.
+ROOT_POLL_SECONDS = 0.5
 
 
 class ChunkExplorerApp(App[int]):
@@ -77,7 +83,9 @@ class ChunkExplorerApp(App[int]):
                 tooltip="Step through how the open file (or a sample) is chunked"),
         Binding("c", "compare", "Compare", id="tools.compare",
                 tooltip="The open file chunked two ways, side by side"),
-        Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit the explorer"),
+        Binding("o", "open_anyway", "Open anyway", show=False, id="file.open_anyway",
+                tooltip="Open the file refused for its size anyway"),
+        Binding("q,ctrl+c", "quit", "Quit", key_display="q", id="app.quit", tooltip="Quit the explorer"),
     ]
 
     #: The open file and its chunking (None: nothing open, or it could not be shown).
@@ -107,7 +115,12 @@ class ChunkExplorerApp(App[int]):
         self.settings_path = settings_path
         self.watching = watch
         self.show_timings = show_timings
-        self.service = DocumentService(self, self.root)
+        self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
+        #: The file last refused for its size (``o`` opens it anyway), or None.
+        self.refused_path: str | None = None
+        #: The file the user last asked to see, shown or not (a file that could not be
+        #: read is opened again when it changes on disk).
+        self.wanted_path: str | None = None
         self.set_reactive(ChunkExplorerApp.options, options or ChunkOptions())
 
     @property
@@ -137,6 +150,7 @@ class ChunkExplorerApp(App[int]):
 
     # -- opening and chunking -------------------------------------------------------------
     def open_file(self, path: str, *, reloaded: bool = False) -> None:
+        self.wanted_path = path
         self.service.open(path, self.options, reloaded=reloaded)
 
     def on_file_chosen(self, message: FileChosen) -> None:
@@ -163,13 +177,15 @@ class ChunkExplorerApp(App[int]):
     def on_file_open_failed(self, message: FileOpenFailed) -> None:
         if message.generation != self.service.generation:
             return
-        name = os.path.basename(message.path)
-        self.problem = f"{name}: {message.reason}"
+        name = display_line(os.path.basename(message.path))[0]  # newlines and control characters shown
+        self.refused_path = message.path if message.too_large else None
+        reason = f"{message.reason}; press o to open it anyway" if message.too_large else message.reason
+        self.problem = f"{name}: {reason}"
         dropped = self.document is not None
         self.document = None
         if dropped:
             heap.release()  # the old file's cycles must be freed, not frozen
-        self.notify(message.reason, title=name, severity="warning", markup=False)
+        self.notify(reason, title=name, severity="warning", markup=False)
 
     def on_chunks_ready(self, message: ChunksReady) -> None:
         self.service.chunking_finished(message.run)
@@ -182,6 +198,9 @@ class ChunkExplorerApp(App[int]):
         self.service.chunking_finished(message.run)
         if message.generation == self.service.generation:
             self.notify(message.reason, title="Chunking failed", severity="error", markup=False)
+            if self.document is not None and not self.service.busy:
+                # Nothing more is coming: the parameters in force are those of the chunks shown.
+                self.options = self.document.options
 
     def on_options_changed(self, message: OptionsChanged) -> None:
         self.apply_options(message.options)
@@ -214,26 +233,43 @@ class ChunkExplorerApp(App[int]):
         from watchfiles import DefaultFilter, awatch
 
         try:
-            async for changes in awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter()):
-                self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
+            while True:
+                watcher = awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter())
+                async with aclosing(watcher):
+                    async for changes in watcher:
+                        self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
+                        if not os.path.isdir(self.root):
+                            break  # the watch died with the folder: watch again once it is back
+                while not os.path.isdir(self.root):
+                    await asyncio.sleep(ROOT_POLL_SECONDS)
+                self.post_message(FilesChangedOnDisk([("added", self.root)]))
         except Exception as error:  # e.g. the inotify watch limit: the explorer still works, unwatched
             self.notify(f"Not watching for changes: {error}", severity="warning", markup=False)
 
     def on_files_changed_on_disk(self, message: FilesChangedOnDisk) -> None:
         document = self.document
-        open_path = document.path if document is not None else None
+        open_path = document.path if document is not None else self.wanted_path
         touched = {os.path.abspath(path) for _, path in message.changes}
-        if open_path is not None and os.path.abspath(open_path) in touched:
+        if open_path is not None and _is_under_any(os.path.abspath(open_path), touched):
             if os.path.isfile(open_path):
-                self.open_file(open_path, reloaded=True)
-            elif not self.problem:
+                self.open_file(open_path, reloaded=document is not None)
+            elif document is not None and not os.path.isdir(os.path.dirname(open_path)):
+                # Its folder is gone: nothing of it is left to show.
+                self.problem = f"{display_line(os.path.basename(open_path))[0]}: its folder was removed"
+                self.document = None
+                heap.release()
+            elif document is not None and not self.problem:
                 self.problem = f"{os.path.basename(open_path)} was deleted"
                 self.notify(
                     f"{os.path.basename(open_path)} was deleted on disk; still showing its last content",
                     title="File deleted", severity="warning", markup=False,
                 )
         folders = {os.path.dirname(path) for change, path in message.changes if change in ("added", "deleted")}
-        if folders:
+        if os.path.abspath(self.root) in touched:
+            folders.add(self.root)  # removed or back: list it again
+        if any(os.path.basename(path) == ".gitignore" for path in touched):
+            self.explore.refresh_ignore_rules()
+        elif folders:
             self.explore.refresh_folders(folders)
 
     # -- actions ------------------------------------------------------------------------------
@@ -273,6 +309,13 @@ class ChunkExplorerApp(App[int]):
     async def action_quit(self) -> None:
         self.exit(0)
 
+    def action_open_anyway(self) -> None:
+        if self.refused_path is None:
+            self.notify("No file was refused for its size", severity="information")
+            return
+        path, self.refused_path = self.refused_path, None
+        self.service.open(path, self.options, anyway=True)
+
     def action_reload(self) -> None:
         if self.document is not None:
             self.open_file(self.document.path, reloaded=True)
@@ -310,7 +353,7 @@ class ChunkExplorerApp(App[int]):
         self.push_screen(
             ExportScreen(
                 "Export chunks",
-                f"{len(document.chunks)} chunks of {name}, as JSON (the schema of `chunk-explorer chunk`):",
+                f"{counted(len(document.chunks), 'chunk')} of {name}, as JSON (the schema of `chunk-explorer chunk`):",
                 default_export_path(self.start_dir, name),
                 resolve=self._target, refuse=self._export_refusal,
             ),
@@ -381,13 +424,18 @@ class ChunkExplorerApp(App[int]):
             self.screen.dismiss(None)
         files = f" from {message.files} files" if message.files != 1 else ""
         failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
-        self.notify(f"Wrote {message.chunks} chunks{files} to {message.path}{failed}", title="Exported",
+        self.notify(f"Wrote {counted(message.chunks, 'chunk')}{files} to {message.path}{failed}", title="Exported",
                     markup=False)
 
     def on_export_failed(self, message: ExportFailed) -> None:
         if isinstance(self.screen, ExportProgressScreen):
             self.screen.dismiss(None)
         self.notify(message.reason, title="Export failed", severity="error", timeout=10, markup=False)
+
+
+def _is_under_any(path: str, paths: set[str]) -> bool:
+    """Whether ``path`` is one of ``paths`` or lies inside one of them."""
+    return any(path == other or path.startswith(other.rstrip(os.sep) + os.sep) for other in paths)
 
 
 def run(
@@ -397,6 +445,8 @@ def run(
     walk: WalkOptions | None = None,
     settings_path: str | None = None,
 ) -> int:
-    """Open the explorer on a directory, or on a file inside its directory. Returns the exit status."""
-    result = ChunkExplorerApp(path, options, walk=walk, settings_path=settings_path).run()
-    return result or 0
+    """Open the explorer on a directory, or on a file inside its directory. Returns the exit status:
+    non-zero after a crash (Textual prints the error once the terminal is restored)."""
+    app = ChunkExplorerApp(path, options, walk=walk, settings_path=settings_path)
+    result = app.run()
+    return app.return_code or result or 0

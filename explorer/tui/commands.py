@@ -31,6 +31,8 @@ def explorer_commands(app: ChunkExplorerApp) -> list[Command]:
             ("file: reload from disk", app.action_reload, "Read, parse and chunk the open file again"),
             ("ast: toggle anonymous nodes", app.action_toggle_anonymous, "Show or hide punctuation and keywords"),
         ]
+    if app.refused_path is not None:
+        commands.append(("file: open anyway", app.action_open_anyway, "Open the file refused for its size"))
     commands += [
         ("export: whole tree as JSON", app.action_export_tree, "Chunk every file under the explored directory"),
         ("params: increase max size", partial(app.action_size_step, 1), f"Now {options.max_size} {options.size_unit}"),

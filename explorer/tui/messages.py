@@ -40,6 +40,8 @@ class FileOpenFailed(Message):
     path: str
     reason: str
     generation: int
+    #: Refused only for its size: the user may open it anyway.
+    too_large: bool = False
 
 
 @dataclass

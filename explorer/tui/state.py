@@ -16,7 +16,7 @@ from explorer.engine.metrics import TINY_NWS
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
-from explorer.engine.text import SourceText
+from explorer.engine.text import SourceText, split_lines
 
 #: Bars in the size histogram (sizes from 0 to max_size), plus one bar for oversized chunks.
 HISTOGRAM_BINS = 10
@@ -204,7 +204,7 @@ def longest_line(source: SourceText, tab_size: int = 4) -> int:
     """Display width of the longest line with tabs expanded (wide characters count once)."""
     if not source.text:
         return 0
-    return max(map(len, source.text.expandtabs(tab_size).splitlines()))
+    return max(map(len, split_lines(source.text.expandtabs(tab_size))), default=0)
 
 
 def display_path(path: str, root: str) -> str:

@@ -13,12 +13,14 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from explorer.engine.api import chunk_parsed
+from explorer.engine.api import ChunkingCancelled, chunk_parsed
+from explorer.engine.files import FileTooLargeError, UnreadableFileError, read_regular_file
 from explorer.engine.languages import detect_language
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
@@ -32,7 +34,7 @@ from .widgets.source.highlight import lexer_for
 if TYPE_CHECKING:
     from textual.app import App
 
-#: Files larger than this are not opened (the walker's default limit is far below it).
+#: Files larger than this are never opened, not even "anyway" (the walker's limit is far below it).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: From this size on, a file's text is shown before it is parsed and chunked.
 PREVIEW_BYTES = 256 * 1024
@@ -51,13 +53,10 @@ def structure_of(parsed: ParsedFile) -> FileStructure | None:
         return None
 
 
-def read_source(path: str) -> SourceText:
-    """Read a file (never writing to it); raises OSError, BinaryContentError, ValueError."""
-    size = os.path.getsize(path)
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"{size / 2**20:.0f} MB is too large to explore (limit {MAX_FILE_BYTES // 2**20} MB)")
-    with open(path, "rb") as handle:
-        return SourceText(handle.read(), path)
+def read_source(path: str, max_bytes: int = MAX_FILE_BYTES) -> SourceText:
+    """Read a regular file of at most ``max_bytes`` (never writing to it, never blocking on a
+    pipe or device); raises UnreadableFileError (and other OSError), BinaryContentError."""
+    return SourceText(read_regular_file(path, min(max_bytes, MAX_FILE_BYTES)), path)
 
 
 def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
@@ -84,14 +83,19 @@ def preview_document(file: LoadedFile, options: ChunkOptions, generation: int) -
     return Document(file, chunking, generation)
 
 
-def chunk_file(file: LoadedFile, options: ChunkOptions) -> Chunking:
+def chunk_file(file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] | None = None) -> Chunking:
+    """Chunk a loaded file; raises ChunkingCancelled soon after ``is_cancelled()`` turns true."""
     started = time.perf_counter()
-    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure))
+    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure, is_cancelled=is_cancelled))
     chunk_ms = (time.perf_counter() - started) * 1000
     return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms)
 
 
 def describe_failure(error: BaseException) -> str:
+    if isinstance(error, FileTooLargeError):
+        return f"Not opened: too large ({error.detail})"
+    if isinstance(error, UnreadableFileError):
+        return f"Not opened: {error.reason}{_link_note(error.path)}"
     if isinstance(error, BinaryContentError):
         return f"Not a text file: {error.reason}"
     if isinstance(error, FileNotFoundError):
@@ -105,12 +109,22 @@ def describe_failure(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
+def _link_note(path: str) -> str:
+    """`` (a link to /dev/zero)`` when ``path`` is a symbolic link, else ""."""
+    try:
+        return f" (a link to {os.readlink(path)})" if os.path.islink(path) else ""
+    except OSError:
+        return ""
+
+
 class DocumentService:
     """Starts the workers that load and chunk the open file, for one app."""
 
-    def __init__(self, app: App, root: str | None = None):
+    def __init__(self, app: App, root: str | None = None, max_file_bytes: int = MAX_FILE_BYTES):
         self.app = app
         self.root = root
+        #: Files over this size are refused (FileOpenFailed with ``too_large``) unless opened anyway.
+        self.max_file_bytes = max_file_bytes
         #: Bumped for every load; results of older loads are stale.
         self.generation = 0
         self._run = 0
@@ -118,13 +132,15 @@ class DocumentService:
         self._pending: tuple[LoadedFile, ChunkOptions] | None = None
 
     # -- loading ------------------------------------------------------------------------
-    def open(self, path: str, options: ChunkOptions, *, reloaded: bool = False) -> int:
-        """Read, parse and chunk a file in a worker; posts FileOpened or FileOpenFailed."""
-        return self._start_load(partial(self._load, path, None, options, reloaded))
+    def open(self, path: str, options: ChunkOptions, *, reloaded: bool = False, anyway: bool = False) -> int:
+        """Read, parse and chunk a file in a worker; posts FileOpened or FileOpenFailed.
+        ``anyway`` lifts the size limit (up to MAX_FILE_BYTES)."""
+        limit = MAX_FILE_BYTES if anyway else self.max_file_bytes
+        return self._start_load(partial(self._load, path, None, options, reloaded, limit))
 
     def reparse(self, file: LoadedFile, options: ChunkOptions) -> int:
         """Parse the already-read source again (a new language or strategy), keeping the view."""
-        return self._start_load(partial(self._load, file.path, file.source, options, True))
+        return self._start_load(partial(self._load, file.path, file.source, options, True, MAX_FILE_BYTES))
 
     def _start_load(self, job: partial) -> int:
         self.generation += 1
@@ -137,11 +153,14 @@ class DocumentService:
         )
         return self.generation
 
-    def _load(self, path: str, source: SourceText | None, options: ChunkOptions, reloaded: bool, generation: int) -> None:
+    def _load(
+        self, path: str, source: SourceText | None, options: ChunkOptions, reloaded: bool, max_bytes: int,
+        generation: int,
+    ) -> None:
         worker = get_current_worker()
         try:
             if source is None:
-                source = read_source(path)
+                source = read_source(path, max_bytes)
                 if len(source.data) >= PREVIEW_BYTES:
                     # Parsing a big file takes a while: show its text meanwhile. The parser
                     # holds the GIL, so wait until the UI has drawn the text before parsing.
@@ -153,10 +172,13 @@ class DocumentService:
             file = parse_file(path, source, options, self.root)
             if worker.is_cancelled:
                 return
-            chunking = chunk_file(file, options)
+            chunking = chunk_file(file, options, lambda: worker.is_cancelled)
+        except ChunkingCancelled:
+            return  # superseded by a newer load, or the app is quitting
         except Exception as error:  # every failure is shown to the user, none is fatal
             if not worker.is_cancelled:
-                self.app.post_message(FileOpenFailed(path, describe_failure(error), generation))
+                too_large = isinstance(error, FileTooLargeError)
+                self.app.post_message(FileOpenFailed(path, describe_failure(error), generation, too_large))
             return
         if not worker.is_cancelled:
             self.app.post_message(FileOpened(Document(file, chunking, generation), reloaded))
@@ -191,8 +213,12 @@ class DocumentService:
         )
 
     def _chunk(self, file: LoadedFile, options: ChunkOptions, generation: int, run: int) -> None:
+        worker = get_current_worker()
         try:
-            chunking = chunk_file(file, options)
+            # Cancelled when the app quits: the process waits for this thread before it exits.
+            chunking = chunk_file(file, options, lambda: worker.is_cancelled)
+        except ChunkingCancelled:
+            return
         except Exception as error:
             self.app.post_message(ChunkingFailed(describe_failure(error), generation, run))
             return

@@ -16,8 +16,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
-from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
 from explorer.engine.options import ChunkOptions
+
+from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
 
 from ..literal import literal, visible
 from ..state import Document, display_path
@@ -28,7 +29,7 @@ from ..widgets.chunks.list import ChunkList
 from ..widgets.files.tree import FileTree
 from ..widgets.footer import KeyFooter
 from ..widgets.params.panel import ParamsPanel
-from ..widgets.params.stats import StatsPanel
+from ..widgets.params.stats import StatsPanel, limit_text
 from ..widgets.scope.tree import ScopeTree
 from ..widgets.source.view import SourceView
 
@@ -41,6 +42,10 @@ class ExploreScreen(Screen):
     """Everything about one file, side by side."""
 
     _reveal_timer: Timer | None = None
+
+    #: Below 110 columns the panes narrow and the parameters stack in two columns
+    #: (styles/app.tcss), so that an 80-column terminal shows every field.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
     BINDINGS = [
         Binding("1", "focus_pane('files')", "Files", show=False, id="focus.files"),
@@ -92,11 +97,13 @@ class ExploreScreen(Screen):
         scope = self.query_one(ScopeTree)
         chunks = self.query_one(ChunkList)
         stats = self.query_one(StatsPanel)
-        stats.show_document(new)
+        stats.show_document(new, self._pending_options(new))
         if new is None:
             source.show_message(self.explorer.problem or "Pick a file in the tree to see how it is chunked.")
             source.border_title = "Source"
             source.border_subtitle = ""
+            self.sub_title = ""
+            self.query_one("#chunks").border_title = "Chunks"
             ast.show_file(None, self.explorer.options.max_size, self.explorer.options.size_unit)
             scope.show_structure(None)
             chunks.show_chunking(None)
@@ -112,7 +119,7 @@ class ExploreScreen(Screen):
             source.show_document(new, keep_position=same_file)
             ast.show_file(new.file.parsed, options.max_size, options.size_unit)
             scope.show_structure(new.file.structure)
-        chunks.show_chunking(new.chunking)
+        chunks.show_chunking(new.chunking, new.file.structure)
         self._set_titles(new)
         # Keep the reader's place: select the chunk under the cursor in the new chunking
         # (the trees are already there when only the chunking changed).
@@ -122,18 +129,35 @@ class ExploreScreen(Screen):
         source = self.query_one(SourceView)
         file = document.file
         name = display_path(document.path, self.explorer.root)
-        source.border_title = literal(name)
+        source.border_title = literal(name)  # one line, never markup: a name may hold a newline or `[`
         language = file.parsed.language or "plain text"
         mode = f"line-based ({file.parsed.fallback})" if file.parsed.fallback else "AST"
         if file.partial:
             mode = "parsing…"
         source.border_subtitle = f"{language} · {mode} · {file.source.line_count} lines"
-        self.query_one("#chunks").border_title = "Chunks (…)" if file.partial else f"Chunks ({len(document.chunks)})"
+        count = len(document.chunks)
+        if file.partial:
+            self.query_one("#chunks").border_title = "Chunks (…)"
+        elif self._pending_options(document) is not None:
+            self.query_one("#chunks").border_title = f"Chunks ({count} for {limit_text(document.options)}, re-chunking…)"
+        else:
+            self.query_one("#chunks").border_title = f"Chunks ({count})"
         self.query_one(ChunkList).empty_message = "parsing and chunking…" if file.partial else "no chunks"
         self.sub_title = visible(name)
 
     def _options_changed(self, options: ChunkOptions) -> None:
         self.query_one(ParamsPanel).show_options(options)
+        document = self.document
+        if document is not None:  # the figures shown now belong to the former parameters: say so
+            self.query_one(StatsPanel).show_document(document, self._pending_options(document))
+            self._set_titles(document)
+
+    def _pending_options(self, document: Document | None) -> ChunkOptions | None:
+        """The parameters being applied when they are not yet those of the shown chunks."""
+        options: ChunkOptions = self.app.options  # type: ignore[attr-defined]  # ChunkExplorerApp
+        if document is None or document.file.partial or document.options == options:
+            return None
+        return options
 
     def _problem_changed(self, problem: str) -> None:
         source = self.query_one(SourceView)
@@ -251,6 +275,10 @@ class ExploreScreen(Screen):
     def refresh_folders(self, folders: set[str]) -> None:
         """Reload the tree folders whose entries changed on disk."""
         self.query_one(FileTree).reload_folders(folders)
+
+    def refresh_ignore_rules(self) -> None:
+        """A .gitignore changed: filter the whole tree again."""
+        self.query_one(FileTree).reload_rules()
 
     def action_focus_pane(self, pane: str) -> None:
         if pane in ("ast", "scope"):

@@ -6,6 +6,7 @@ from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -31,7 +32,15 @@ _KEY_NAMES = {
 
 
 def key_text(keys: str) -> str:
-    return " ".join(_KEY_NAMES.get(k.strip(), k.strip()) for k in keys.split(","))
+    return " ".join(key_name(k.strip()) for k in keys.split(","))
+
+
+def key_name(key: str) -> str:
+    """How a key is written for people: ``]`` for ``right_square_bracket``, ``ctrl+p`` as is."""
+    if key in _KEY_NAMES:
+        return _KEY_NAMES[key]
+    character = key_to_character(key)
+    return character if character and character.isprintable() and not character.isspace() else key
 
 
 def binding_lines(title: str, bindings: list[BindingType]) -> list[Line]:

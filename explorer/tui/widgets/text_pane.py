@@ -19,7 +19,8 @@ from .line_cache import LineCache
 from .strips import text_strip
 
 TAB_SIZE = 4
-MAX_LINE_CHARS = 1000
+#: Characters of a line shown (a chunk of minified code is one long line: show all of it).
+MAX_LINE_CHARS = 20_000
 
 Line = tuple[str, Style | None]
 

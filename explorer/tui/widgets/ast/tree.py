@@ -4,6 +4,12 @@ A 50,000-line file has half a million nodes; adding them eagerly blocks for
 seconds, and a Textual Tree re-measures all it holds on every change. So a
 node's children are added when it is expanded, and only a window of them
 (see :class:`ChildWindow`) when there are many.
+
+Depth is bounded too: Textual's Tree builds its lines recursively (about 1,500
+levels overflow the stack) and copies each line's path (quadratic in depth), so
+the pane shows at most ``MAX_DEPTH`` levels below its top node. Going deeper
+(following the cursor, expanding a node at the last level) moves the top down;
+``h`` on the top node moves it back up.
 """
 
 from __future__ import annotations
@@ -26,11 +32,18 @@ from ...messages import AnonymousNodesToggled, AstNodeSelected
 from ..window import ChildWindow, Gap
 from .labels import node_place, size_parts
 
+#: Levels shown below the pane's top node; a deeper node moves the top down to it.
+MAX_DEPTH = 60
+#: When the top moves, the node sought ends up this many levels below the new top.
+TOP_MARGIN = MAX_DEPTH // 2
+
 
 @dataclass(eq=False)
 class AstEntry:
     node: Node
     field_name: str | None
+    #: Levels below the pane's top node.
+    depth: int = 0
     #: The fixed part of the label (the size part follows the limit).
     place: Text | None = field(default=None, repr=False)
     #: The node's size, and the unit it was measured in.
@@ -50,6 +63,11 @@ class AstTree(Tree["AstEntry | Gap"]):
     """
 
     BATCH = 100
+
+    #: The syntax node shown as the tree's root (the file's root unless the file is deeply
+    #: nested) and how many levels lie above it. (Class defaults: Tree.__init__ draws labels.)
+    top: Node | None = None
+    levels_above = 0
 
     BINDINGS = [
         Binding("a", "toggle_anonymous", "Anonymous nodes", id="ast.toggle_anonymous",
@@ -79,14 +97,21 @@ class AstTree(Tree["AstEntry | Gap"]):
     def show_file(self, parsed: ParsedFile | None, limit: int, unit: str) -> None:
         self.parsed = parsed
         self.limit, self.unit = limit, unit
-        self._silent.clear()
         root = parsed.root if parsed is not None else None
         if parsed is None or root is None:
+            self._silent.clear()
+            self.top, self.levels_above = None, 0
             why = parsed.fallback if parsed is not None else "no file open"
             self.reset(Text(f"no syntax tree ({why})", style=Style(dim=True, italic=True)), None)
             self.root.allow_expand = False
             return
-        entry = AstEntry(root, None)
+        self._show_from(root, 0)
+
+    def _show_from(self, top: Node, levels_above: int) -> None:
+        """Show the tree from ``top`` down (``levels_above``: its depth in the file)."""
+        self._silent.clear()
+        self.top, self.levels_above = top, levels_above
+        entry = AstEntry(top, None)
         self.reset(self._place(entry), entry)
         self.root.allow_expand = True
         self._populate(self.root)
@@ -97,11 +122,11 @@ class AstTree(Tree["AstEntry | Gap"]):
         if (limit, unit) == (self.limit, self.unit):
             return
         self.limit, self.unit = limit, unit
-        # Labels are drawn with the limit (render_label): drop the Tree's cached lines
-        # and widths and repaint once. TreeNode.set_label on every added node would
-        # schedule one refresh per node, each scanning the visible lines.
-        self._clear_line_cache()
-        self._updates += 1
+        # Labels are drawn with the limit (render_label). Every cached line is keyed by the
+        # update counts of the nodes on its path, the root's included: refreshing the root
+        # retires them all, then one repaint draws the visible lines. (TreeNode.set_label on
+        # every added node would schedule one refresh per node.)
+        self.root.refresh()
         self.refresh()
 
     def _place(self, entry: AstEntry) -> Text:
@@ -124,7 +149,12 @@ class AstTree(Tree["AstEntry | Gap"]):
             size = Text.assemble(*size_parts(entry.node, self._node_size(entry), self.limit, self.unit))
             size.stylize(style)
             label.append_text(size)
+        if node.is_root and self.levels_above:
+            label.append(self._above_note(), Style(dim=True, italic=True))
         return label
+
+    def _above_note(self) -> str:
+        return f"  ({self.levels_above} levels above: h)"
 
     def get_label_width(self, node: TreeNode) -> int:
         entry = node.data
@@ -132,7 +162,8 @@ class AstTree(Tree["AstEntry | Gap"]):
             return super().get_label_width(node)
         icon = cell_len(self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else 0
         suffix = size_parts(entry.node, self._node_size(entry), self.limit, self.unit)
-        return icon + self._place(entry).cell_len + sum(cell_len(part) for part, _ in suffix)
+        above = len(self._above_note()) if node.is_root and self.levels_above else 0
+        return icon + self._place(entry).cell_len + sum(cell_len(part) for part, _ in suffix) + above
 
     # -- lazy loading -----------------------------------------------------------------------
     def _children_of(self, entry: AstEntry) -> list[Node]:
@@ -152,13 +183,17 @@ class AstTree(Tree["AstEntry | Gap"]):
         entry = tree_node.data
         if not isinstance(entry, AstEntry) or entry.window is not None:
             return
+        if entry.depth >= MAX_DEPTH:
+            # One level more than the pane shows: move its top down instead.
+            self.call_later(self._go_below, entry.node)
+            return
         children = self._children_of(entry)
 
         def add_child(parent: TreeNode, index: int, before: TreeNode | None) -> TreeNode:
             child = children[index]
             field_name = self._field_of(entry.node, child, index)
             grandchildren = child.child_count if self.show_anonymous else child.named_child_count
-            child_entry = AstEntry(child, field_name)
+            child_entry = AstEntry(child, field_name, entry.depth + 1)
             return parent.add(self._place(child_entry), child_entry, before=before, allow_expand=grandchildren > 0)
 
         entry.window = ChildWindow(tree_node, len(children), add_child, self.BATCH)
@@ -200,7 +235,9 @@ class AstTree(Tree["AstEntry | Gap"]):
         node = self.cursor_node
         if node is None:
             return
-        if node.is_expanded:
+        if node.is_root and self.levels_above and self.top is not None:
+            self._go_above(self.top)  # the pane's top, not the file's: show the levels above
+        elif node.is_expanded:
             node.collapse()
         elif node.parent is not None:
             self.move_cursor(node.parent)
@@ -230,13 +267,19 @@ class AstTree(Tree["AstEntry | Gap"]):
         if self.parsed is None or self.parsed.root is None or target is None:
             return
         chain: list[Node] = []
-        node = target
+        node: Node | None = target
         while node is not None:
             chain.append(node)
             node = node.parent
         chain.reverse()
+        top = next((k for k, ts_node in enumerate(chain) if ts_node == self.top), None)
+        if top is None or len(chain) - 1 - top > MAX_DEPTH:
+            # Out of the levels shown: from the file's root if it is near enough, else from
+            # an ancestor leaving room to go deeper.
+            top = 0 if len(chain) - 1 <= MAX_DEPTH else len(chain) - 1 - TOP_MARGIN
+            self._show_from(chain[top], top)
         tree_node = self.root
-        for ts_node in chain[1:]:
+        for ts_node in chain[top + 1:]:
             entry = tree_node.data
             if not isinstance(entry, AstEntry):
                 break
@@ -249,6 +292,37 @@ class AstTree(Tree["AstEntry | Gap"]):
                 break
             tree_node = child
         self.call_after_refresh(self._move_silently, tree_node)
+
+    def _go_below(self, node: Node) -> None:
+        """Move the top down so that ``node`` (at the last level shown) opens, cursor on it."""
+        if node.child_count:
+            self.reveal_node(node.children[0] if self.show_anonymous else (node.named_children or node.children)[0])
+            self.call_after_refresh(self._move_to, node)
+
+    def _go_above(self, top: Node) -> None:
+        """Move the top up by TOP_MARGIN levels, cursor on the former top."""
+        ancestor, levels = top, self.levels_above
+        for _ in range(TOP_MARGIN):
+            if ancestor.parent is None:
+                break
+            ancestor, levels = ancestor.parent, levels - 1
+        self._show_from(ancestor, levels)
+        self.reveal_node(top)
+
+    def _move_to(self, node: Node) -> None:
+        """Put the cursor on the shown tree node of ``node``, quietly, if there is one."""
+        found = [line for line in self._shown_path() if isinstance(line.data, AstEntry) and line.data.node == node]
+        if found:
+            self._move_silently(found[-1])
+
+    def _shown_path(self) -> list[TreeNode]:
+        """The cursor's tree node and its ancestors."""
+        path = []
+        node = self.cursor_node
+        while node is not None:
+            path.append(node)
+            node = node.parent
+        return path
 
     def _index_of(self, entry: AstEntry, child: Node) -> int | None:
         children = self._children_of(entry)

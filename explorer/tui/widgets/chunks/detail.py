@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.style import Style
 
 from explorer.engine.model import Chunk
+from explorer.engine.text import split_lines
 
 from ..text_pane import Line, TextPane
 
@@ -46,10 +47,10 @@ def describe_chunk(chunk: Chunk, max_size: int) -> list[Line]:
     if chunk.fallback_reason:
         lines.append((f"line-based: {chunk.fallback_reason}", MUTED))
     if chunk.overlap_text:
-        count = len(chunk.overlap_text.splitlines())
+        count = len(split_lines(chunk.overlap_text))
         lines.append((f"overlap: {count} line{'s' if count != 1 else ''} repeated from the chunk before", MUTED))
     lines.append(("── contextualized text " + "─" * 40, RULE))
-    lines.extend((line, None) for line in chunk.contextualized_text.splitlines())
+    lines.extend((line, None) for line in split_lines(chunk.contextualized_text))
     return lines
 
 

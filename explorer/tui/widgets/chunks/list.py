@@ -17,6 +17,8 @@ from textual.strip import Strip
 
 from explorer.engine.metrics import TINY_NWS
 from explorer.engine.model import Chunk
+from explorer.engine.structure import FileStructure
+from explorer.engine.structure.entities import NON_SCOPE_TYPES
 from explorer.engine.text import display_line
 
 from ...messages import ChunkSelected
@@ -50,14 +52,20 @@ def chunk_flags(chunk: Chunk, limit: int) -> list[tuple[str, str]]:
     return flags
 
 
-def chunk_entities(chunk: Chunk) -> str:
-    """Names of the entities a chunk defines (from its context), else its innermost scope."""
-    context = chunk.context or {}
-    names = [str(e.get("name")) for e in context.get("entities") or () if isinstance(e, dict) and e.get("name")]
+def chunk_entities(chunk: Chunk, structure: FileStructure | None) -> str:
+    """Names of the entities a chunk defines (those it overlaps that are not its scope,
+    imports and exports left out, as in the detail's "Defines"), else its innermost scope.
+    Taken from the file's structure, not the chunk's context, so every context mode has it."""
+    index = structure.scope if structure is not None else None
+    if index is None:
+        return ""
+    start, end = chunk.byte_range.start, chunk.byte_range.end
+    scope, partial = index.around(start, end, 1)
+    found = partial + [entity for entity, _ in index.starting_in(start, end)]
+    names = [entity.name for entity in found if entity.type not in NON_SCOPE_TYPES and entity.name]
     if names:
         return ", ".join(names)
-    scope = [str(e.get("name")) for e in context.get("scope") or () if isinstance(e, dict) and e.get("name")]
-    return f"in {scope[0]}" if scope else ""
+    return f"in {scope[0].name}" if scope else ""
 
 
 class ChunkList(ScrollView, can_focus=True):
@@ -111,14 +119,17 @@ class ChunkList(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None):
         super().__init__(id=id)
         self.chunking: Chunking | None = None
+        self.structure: FileStructure | None = None
         self.cursor: int | None = None
         self.empty_message = "no chunks"
-        self._base = None
+        self._base: Style | None = None
         self._rows: LRUCache[tuple[int, bool, int], Strip] = LRUCache(512)
 
     # -- state in ------------------------------------------------------------------------
-    def show_chunking(self, chunking: Chunking | None) -> None:
+    def show_chunking(self, chunking: Chunking | None, structure: FileStructure | None = None) -> None:
+        """Show a chunking (``structure``: the file's, for what each chunk defines)."""
         self.chunking = chunking
+        self.structure = structure
         count = len(chunking.chunks) if chunking else 0
         if self.cursor is not None and self.cursor >= count:
             self.cursor = None
@@ -206,7 +217,7 @@ class ChunkList(ScrollView, can_focus=True):
         for flag, component in chunk_flags(chunk, limit):
             text.append(flag, style(component, partial=True))
             text.append(" ")
-        text.append(display_line(chunk_entities(chunk))[0], style("chunk-list--entities", partial=True))
+        text.append(display_line(chunk_entities(chunk, self.structure))[0], style("chunk-list--entities", partial=True))
         text.truncate(width, overflow="ellipsis", pad=True)
         return text_strip(text, self.app.console, base)
 

@@ -13,6 +13,7 @@ from textual.widgets import DirectoryTree
 from textual.widgets.tree import TreeNode
 
 from explorer.engine.languages import detect_language
+from explorer.engine.text import display_line
 from explorer.workspace.walk import WalkOptions, WalkRules
 
 from ...messages import FileChosen
@@ -37,6 +38,7 @@ class FileTree(DirectoryTree):
 
     def __init__(self, path: str | Path, walk: WalkOptions | None = None, *, id: str | None = None):
         super().__init__(path, id=id)
+        self.walk = walk
         self.rules = WalkRules(path, walk)
         self._languages: dict[str, str | None] = {}
 
@@ -49,6 +51,11 @@ class FileTree(DirectoryTree):
             if self.rules.entry_skip_reason(text, self.rules.rel(text), is_dir) is None:
                 shown.append(path)
         return shown
+
+    def process_label(self, label: str | Text) -> Text:
+        # A file name may hold a newline (the Tree keeps only a label's first line) or other
+        # control characters: show them as visible symbols, the name whole.
+        return Text(display_line(label)[0]) if isinstance(label, str) else super().process_label(label)
 
     def language_of(self, path: Path) -> str | None:
         key = os.fspath(path)
@@ -66,20 +73,23 @@ class FileTree(DirectoryTree):
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
         event.stop()
+        if event.node is self.root:
+            return  # the explored folder, removed: DirectoryTree takes it for a file
         self.post_message(FileChosen(os.fspath(event.path)))
 
     def find_node(self, path: str) -> TreeNode | None:
-        """The loaded tree node for a path, if its folder has been loaded."""
-        target = os.path.realpath(path)
+        """The loaded tree node for a path, if its folder has been loaded. Paths are
+        compared as written and resolved: a link's target may lie outside the root."""
+        targets = {os.path.abspath(path), os.path.realpath(path)}
         stack = [self.root]
         while stack:
             node = stack.pop()
             data = node.data
             if data is not None:
-                here = os.path.realpath(data.path)
-                if here == target:
+                here = {os.path.abspath(data.path), os.path.realpath(data.path)}
+                if here & targets:
                     return node
-                if not target.startswith(here.rstrip(os.sep) + os.sep):
+                if not any(t.startswith(h.rstrip(os.sep) + os.sep) for t in targets for h in here):
                     continue  # not on the way to the target
             stack.extend(node.children)
         return None
@@ -91,6 +101,11 @@ class FileTree(DirectoryTree):
             self.move_cursor(node)
         elif attempts > 0:
             self.set_timer(0.1, lambda: self.reveal_path(path, attempts - 1))
+
+    def reload_rules(self) -> None:
+        """Read the ignore files again and filter the whole tree with them."""
+        self.rules = WalkRules(self.path, self.walk)
+        self.reload()
 
     def reload_folders(self, folders: set[str]) -> None:
         for folder in folders:

@@ -97,7 +97,7 @@ class ParamsPanel(Grid):
             self.post_message(OptionsChanged(options))
 
     def _numbers(self) -> dict[str, object] | None:
-        values = {}
+        values: dict[str, object] = {}
         for selector, name in (("#max-size", "max_size"), ("#overlap", "overlap_lines")):
             field = self.query_one(selector, Input)
             if not field.value or not field.is_valid:

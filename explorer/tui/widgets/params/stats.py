@@ -6,7 +6,10 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
+from explorer.engine.options import ChunkOptions
+
 from ...state import ChunkStats, Document
+from ...wording import counted
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
 BIN_CELLS = 2
@@ -15,6 +18,7 @@ LABEL = Style(dim=True)
 VALUE = Style(bold=True)
 BAD = Style(color="#ff5f5f", bold=True)
 GOOD = Style(color="#87d787")
+BUSY = Style(color="#ffd75f", bold=True)
 BARS = Style(color="#70d6ff")
 EMPTY = Style(color="#4a4a4a")
 
@@ -38,16 +42,28 @@ def histogram(stats: ChunkStats) -> Text:
     return text
 
 
-def stats_text(document: Document | None, *, show_timings: bool) -> Text:
+def limit_text(options: ChunkOptions) -> str:
+    """What the figures were computed for: ``max 300 nws``."""
+    return f"max {options.max_size} {options.size_unit}"
+
+
+def stats_text(document: Document | None, *, show_timings: bool, pending: ChunkOptions | None = None) -> Text:
+    """The stats of ``document``; ``pending``: newer parameters being applied (the figures
+    shown are still those of the document's own parameters, and say so)."""
     if document is None:
         return Text("no file open", style=LABEL)
     stats = document.chunking.stats
     file = document.file
     if file.partial:
-        return Text(f"{file.source.line_count} lines: parsing and chunking…", style=LABEL)
+        return Text(f"{counted(file.source.line_count, 'line')}: parsing and chunking…", style=LABEL)
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{stats.count}", VALUE)
-    text.append(" chunks", LABEL)
+    if pending is not None:
+        text.append(f"re-chunking for {limit_text(pending)}…", BUSY)
+        text.append(f" these figures: {limit_text(document.options)}", LABEL)
+        text.append("\n")
+    count, noun = counted(stats.count, "chunk").split(" ", 1)
+    text.append(count, VALUE)
+    text.append(f" {noun}", LABEL)
     text.append(f"  ·  {stats.unit} ", LABEL)
     for name, value in (("min", stats.smallest), ("median", stats.median), ("max", stats.largest)):
         text.append(f"{name} ", LABEL)
@@ -79,8 +95,8 @@ class StatsPanel(Widget):
         self.show_timings = show_timings
         self._text = Text("no file open", style=LABEL)
 
-    def show_document(self, document: Document | None) -> None:
-        self._text = stats_text(document, show_timings=self.show_timings)
+    def show_document(self, document: Document | None, pending: ChunkOptions | None = None) -> None:
+        self._text = stats_text(document, show_timings=self.show_timings, pending=pending)
         self.refresh()
 
     def render(self) -> Text:

@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from explorer.engine.structure import Entity
+from explorer.engine.text import split_lines
 
 from ..text_pane import Line, TextPane
 
@@ -19,10 +20,10 @@ MUTED = Style(dim=True)
 
 def doc_lines(entity: Entity) -> list[Line]:
     lines: list[Line] = [(f"{entity.type} {entity.name}  (lines {entity.line_start + 1}-{entity.line_end + 1})", TITLE)]
-    lines.extend((line, MUTED) for line in (entity.signature or "").splitlines())
+    lines.extend((line, MUTED) for line in split_lines(entity.signature or ""))
     lines.append(("", None))
     if entity.docstring:
-        lines.extend((line, None) for line in entity.docstring.splitlines())
+        lines.extend((line, None) for line in split_lines(entity.docstring))
     else:
         lines.append(("(no docstring)", MUTED))
     return lines

@@ -5,7 +5,9 @@ Lexing a whole 50,000-line file takes seconds, so lines are lexed in blocks of
 start inside a multi-line token (a docstring, a block comment): the parse tree
 says where such a token starts, and lexing begins on that token's first line.
 Over-long lines are cut to ``max_chars`` before lexing, so minified code costs
-no more than ordinary code.
+no more than ordinary code. Such a line shows a window of ``max_chars`` characters,
+from its start unless the view moved the window (:meth:`LineHighlighter.follow`) to
+where its cursor is: a window away from the start is lexed on its own.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections import OrderedDict
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.lexers.special import TextLexer
-from pygments.token import _TokenType
+from pygments.token import Token, _TokenType
 from pygments.util import ClassNotFound
 from tree_sitter import Node
 
@@ -76,22 +78,55 @@ class LineHighlighter:
         self.max_chars = max_chars
         self._blocks: OrderedDict[int, list[LineTokens]] = OrderedDict()
         self._cache_blocks = cache_blocks
+        #: First character shown of each over-long line whose window was moved (else 0).
+        self.windows: dict[int, int] = {}
+        self._window_tokens: dict[tuple[int, int], LineTokens] = {}
 
     def line_text(self, line: int) -> str:
-        """A line without its ending, cut to ``max_chars`` characters."""
+        """A line without its ending, cut to its window of ``max_chars`` characters."""
         start = self.source.line_starts[line]
         end = self.source.line_end(line, keep_newline=False)
+        window = self.windows.get(line, 0)
+        if window:
+            start = self.source.byte_offset(self.source.char_offset(start) + window)
         # Cut in bytes first (a minified megabyte line must not be decoded whole), then in characters.
         cut = min(end, start + 4 * self.max_chars + 4)
         text = self.source.slice(start, self.source.floor_char_boundary(cut))
         return text[: self.max_chars]
 
+    def line_length(self, line: int) -> int:
+        """Characters in a line, without its ending (all of them, not only the window's)."""
+        start = self.source.line_starts[line]
+        return self.source.chars(start, self.source.line_end(line, keep_newline=False))
+
     def is_cut(self, line: int) -> bool:
+        """Whether the line goes on after its window."""
         start = self.source.line_starts[line]
         end = self.source.line_end(line, keep_newline=False)
-        return end - start > self.max_chars and self.source.chars(start, end) > self.max_chars
+        if end - start <= self.max_chars:
+            return False
+        return self.line_length(line) > self.windows.get(line, 0) + self.max_chars
+
+    def follow(self, line: int, column: int) -> bool:
+        """Move the window of an over-long line so that it shows ``column``; True if it moved."""
+        window = self.windows.get(line, 0)
+        if window <= column < window + self.max_chars:
+            return False
+        length = self.line_length(line)
+        if length <= self.max_chars or (column >= length and length - window <= self.max_chars):
+            return False  # all of it fits, or the column is the line's end, already shown
+        window = max(0, min(column - self.max_chars // 4, length - self.max_chars + 1))
+        if window:
+            self.windows[line] = window
+        else:
+            self.windows.pop(line, None)
+        self._blocks.pop(line // self.BLOCK, None)  # it was lexed with the former window's text
+        return True
 
     def tokens(self, line: int) -> LineTokens:
+        window = self.windows.get(line, 0)
+        if window:
+            return self._tokens_in_window(line, window)
         block = line // self.BLOCK
         lines = self._blocks.get(block)
         if lines is None:
@@ -102,6 +137,20 @@ class LineHighlighter:
         else:
             self._blocks.move_to_end(block)
         return lines[line - block * self.BLOCK]
+
+    def _tokens_in_window(self, line: int, window: int) -> LineTokens:
+        key = (line, window)
+        tokens = self._window_tokens.get(key)
+        if tokens is None:
+            self._window_tokens.clear()  # one window is looked at at a time
+            text = self.line_text(line)
+            tokens = [(value, ttype) for ttype, value in self.lexer.get_tokens(text) if value and value != "\n"]
+            # The lexer adds a final newline (ensurenl): drop it, keep the text's length exact.
+            total = sum(len(value) for value, _ in tokens)
+            if total != len(text):
+                tokens = [(text, Token.Text)] if text else []  # unlexable: shown plain
+            self._window_tokens[key] = tokens
+        return tokens
 
     def _lex_block(self, block: int) -> list[LineTokens]:
         first = block * self.BLOCK

@@ -8,6 +8,7 @@ in a file shows literally and control characters never reach the terminal.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -32,9 +33,12 @@ from .paint import StyleMixer, paint_line
 from .palette import ChunkPalette
 
 TAB_SIZE = 4
-#: Characters of a line that are shown; the rest is cut (minified code must not slow the view).
+#: Characters of a line shown at a time (minified code must not slow the view): a longer
+#: line shows a window of them, which follows the cursor along the line.
 MAX_LINE_CHARS = 1000
 PYGMENTS_THEMES = {True: "monokai", False: "default"}
+#: Room for the note after a window of an over-long line.
+CUT_NOTE_CELLS = 90
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,9 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
     def _update_virtual_size(self) -> None:
         if self.document is None:
             return
-        width = min(self.document.file.longest_line, MAX_LINE_CHARS + 1)
+        width = self.document.file.longest_line
+        if width > MAX_LINE_CHARS:
+            width = MAX_LINE_CHARS + CUT_NOTE_CELLS  # a window of the line, then a note on what is shown
         self.virtual_size = Size(self.gutter_width + width + 2, self.line_count)
 
     def _invalidate(self) -> None:
@@ -205,10 +211,14 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         styles = self.styles_now
         base = styles.base
         if self.document is None or line >= self.line_count:
-            if self.document is None and self.message and y == max(0, self.size.height // 3):
-                text = Text(self.message, end="")
-                text.align("center", width)
-                return text_strip(text, self.app.console, styles.message).crop_extend(0, width, base)
+            if self.document is None and self.message:
+                # Wrapped: a refusal names the file and says why, which can be long.
+                lines = textwrap.wrap(self.message, max(10, width - 4))
+                row = y - max(0, self.size.height // 3)
+                if 0 <= row < len(lines):
+                    text = Text(lines[row], end="")
+                    text.align("center", width)
+                    return text_strip(text, self.app.console, styles.message).crop_extend(0, width, base)
             return Strip.blank(width, base)
         gutter = self._gutters.get(line)
         if gutter is None:
@@ -310,9 +320,14 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         line_start = source.line_starts[line]
         content_end = source.line_end(line, keep_newline=False)
         line_end = max(source.line_end(line), line_start + 1)
-        first_char = source.char_offset(line_start)
-        # The byte the padding after the text stands for: the line break, or the last character.
-        pad_byte = content_end if source.line_end(line) > content_end else max(line_start, content_end - 1)
+        window = highlighter.windows.get(line, 0)
+        first_char = source.char_offset(line_start) + window
+        cut = highlighter.is_cut(line)
+        # The byte the padding after the text stands for: the line break, or the last character shown.
+        if cut:
+            pad_byte = source.byte_offset(first_char + len(raw) - 1)
+        else:
+            pad_byte = content_end if source.line_end(line) > content_end else max(line_start, content_end - 1)
         backgrounds: list = []
         pad: Style | None = None
 
@@ -338,11 +353,13 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         for value, ttype in highlighter.tokens(line):
             tokens.append((at(position), at(position + len(value)), self._token_style(ttype)))
             position += len(value)
-        cursor = at(self.cursor_column) if line == self.cursor_line and self.has_focus else None
+        cursor = at(self.cursor_column - window) if line == self.cursor_line and self.has_focus else None
         segments = paint_line(shown, tokens, backgrounds, styles.mixer, cursor, pad)
         pad_style = styles.mixer.mix(pad, None)
-        if highlighter.is_cut(line):
-            segments.append(Segment(" … (line cut for display)", pad_style + styles.cut_note))
+        if cut or window:
+            total = highlighter.line_length(line)
+            note = f" … (characters {window + 1:,}-{window + len(raw):,} of {total:,}; the view follows the cursor)"
+            segments.append(Segment(note, pad_style + styles.cut_note))
         return Strip(segments), pad_style
 
     # -- cursor -------------------------------------------------------------------------
@@ -350,10 +367,12 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         if self.document is None:
             return
         line = max(0, min(line, self.line_count - 1))
-        length = len(self._highlighter.line_text(line)) if self._highlighter else 0
+        length = self._highlighter.line_length(line) if self._highlighter else 0
         column = max(0, min(column, length))
         previous = self.cursor_line
         self.cursor_line, self.cursor_column = line, column
+        if self._highlighter is not None and self._highlighter.follow(line, column):
+            self._invalidate_line(line)  # an over-long line: its window moved to the cursor
         self._invalidate_line(previous)
         self._invalidate_line(line)
         if scroll:
@@ -391,7 +410,8 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         if self._highlighter is None:
             return 0
         raw = self._highlighter.line_text(self.cursor_line)
-        _, cells = display_line(raw[: self.cursor_column], TAB_SIZE)
+        window = self._highlighter.windows.get(self.cursor_line, 0)
+        _, cells = display_line(raw[: self.cursor_column - window], TAB_SIZE)
         return cells[-1]
 
     def _reveal_bytes(self, start: int, end: int) -> None:
@@ -443,7 +463,8 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         self.move_cursor(self.cursor_line, 0)
 
     def action_line_end(self) -> None:
-        self.move_cursor(self.cursor_line, MAX_LINE_CHARS)
+        length = self._highlighter.line_length(self.cursor_line) if self._highlighter else 0
+        self.move_cursor(self.cursor_line, length)
 
     def action_file_start(self) -> None:
         self.move_cursor(0, 0)
@@ -465,7 +486,7 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         column = 0
         while column < len(raw) and cells[column + 1] <= cell:
             column += 1
-        self.move_cursor(line, column, scroll=False)
+        self.move_cursor(line, column + self._highlighter.windows.get(line, 0), scroll=False)
 
     def on_focus(self, event: events.Focus) -> None:
         self._invalidate_line(self.cursor_line)
