@@ -247,10 +247,14 @@ class IgnoreFile:
     _by_prefix: dict[bytes, list[int]] = field(init=False, repr=False)
     _prefix_lengths: tuple[int, ...] = field(init=False, repr=False)
     _by_first: dict[bytes, list[int]] = field(init=False, repr=False)
-    _rest_for_files: list[int] = field(init=False, repr=False)
     _suffixes: tuple[bytes, ...] = field(init=False, repr=False)
     _prefixes: tuple[bytes, ...] = field(init=False, repr=False)
-    _rest_for_dirs: list[int] = field(init=False, repr=False)
+    # The rest, by kind of entry they can match (directory-only patterns never match files):
+    # name patterns, and path patterns without a literal first component.
+    _names_for_files: list[int] = field(init=False, repr=False)
+    _names_for_dirs: list[int] = field(init=False, repr=False)
+    _paths_for_files: list[int] = field(init=False, repr=False)
+    _paths_for_dirs: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Each group lists pattern indices last first (the last match wins), so a scan can
@@ -259,8 +263,7 @@ class IgnoreFile:
         by_suffix: dict[bytes, list[int]] = {}
         by_prefix: dict[bytes, list[int]] = {}
         by_first: dict[bytes, list[int]] = {}
-        rest_files: list[int] = []
-        rest_dirs: list[int] = []
+        rest: dict[tuple[bool, bool], list[int]] = {(n, d): [] for n in (True, False) for d in (True, False)}
         fold = self.ignore_case
         for index in range(len(self.patterns) - 1, -1, -1):
             pattern = self.patterns[index]
@@ -280,13 +283,14 @@ class IgnoreFile:
             elif pattern.first_segment is not None:
                 by_first.setdefault(pattern.first_segment, []).append(index)
             else:
-                rest_dirs.append(index)
+                rest[pattern.name_only, True].append(index)
                 if not pattern.dir_only:
-                    rest_files.append(index)
+                    rest[pattern.name_only, False].append(index)
         self._by_name, self._by_suffix, self._by_prefix, self._by_first = by_name, by_suffix, by_prefix, by_first
         self._suffix_lengths = tuple(sorted({len(k) for k in by_suffix}))
         self._prefix_lengths = tuple(sorted({len(k) for k in by_prefix}))
-        self._rest_for_files, self._rest_for_dirs = rest_files, rest_dirs
+        self._names_for_files, self._names_for_dirs = rest[True, False], rest[True, True]
+        self._paths_for_files, self._paths_for_dirs = rest[False, False], rest[False, True]
         self._suffixes, self._prefixes = tuple(by_suffix), tuple(by_prefix)
 
     @classmethod
@@ -313,6 +317,53 @@ class IgnoreFile:
         (relative to :attr:`base`; ``name`` is its last component)."""
         if self.ignore_case:
             rel, name = rel.lower(), name.lower()
+        best = self._best_path_match(rel, name, is_dir, self._best_name_match(name, is_dir))
+        if best < 0:
+            return None
+        return not self.patterns[best].negated
+
+    def directory_matcher(self, prefix: bytes) -> EntryMatcher:
+        """``ignored(name, is_dir)`` for the entries of one directory, ``prefix`` its path
+        from :attr:`base` (``b""`` or ``b"a/b/"``). Path patterns whose literal start
+        cannot agree with the prefix are dropped once here, so most entries are decided
+        by name lookups alone."""
+        patterns = self.patterns
+        fold = self.ignore_case
+        best_name_match = self._best_name_match
+        if not prefix:
+            best_path_match = self._best_path_match
+
+            def ignored_at_base(name: bytes, is_dir: bool) -> bool:
+                if fold:
+                    name = name.lower()
+                best = best_path_match(name, name, is_dir, best_name_match(name, is_dir))
+                return best >= 0 and not patterns[best].negated
+
+            return ignored_at_base
+        if fold:
+            prefix = prefix.lower()
+        # A path pattern matches only paths starting with its literal start (body_prefix).
+        candidates = [index for index in sorted({i for group in self._by_first.values() for i in group}
+                                                | set(self._paths_for_dirs), reverse=True)
+                      if prefix.startswith(patterns[index].body_prefix)
+                      or patterns[index].body_prefix.startswith(prefix)]
+        for_dirs = candidates
+        for_files = [index for index in candidates if not patterns[index].dir_only]
+
+        def ignored(name: bytes, is_dir: bool) -> bool:
+            if fold:
+                name = name.lower()
+            best = best_name_match(name, is_dir)
+            paths = for_dirs if is_dir else for_files
+            if paths and paths[0] > best:
+                best = _scan(patterns, paths, best, prefix + name, name, is_dir)
+            return best >= 0 and not patterns[best].negated
+
+        return ignored
+
+    def _best_name_match(self, name: bytes, is_dir: bool) -> int:
+        """The index of the last name pattern matching ``name`` (case-folded already if
+        so), else -1."""
         patterns = self.patterns
         best = -1
         for index in self._by_name.get(name, ()):
@@ -337,17 +388,22 @@ class IgnoreFile:
             for length in self._prefix_lengths:
                 candidates = by_prefix.get(name[:length])
                 if candidates:
-                    best = _scan(patterns, candidates, best, rel, name, is_dir)
+                    best = _scan(patterns, candidates, best, name, name, is_dir)
+        rest = self._names_for_dirs if is_dir else self._names_for_files
+        if rest:
+            best = _scan(patterns, rest, best, name, name, is_dir)
+        return best
+
+    def _best_path_match(self, rel: bytes, name: bytes, is_dir: bool, best: int) -> int:
+        """``best``, or the index of a later path pattern matching ``rel``."""
         if self._by_first:
             candidates = self._by_first.get(rel.partition(b"/")[0])
             if candidates:
-                best = _scan(patterns, candidates, best, rel, name, is_dir)
-        rest = self._rest_for_dirs if is_dir else self._rest_for_files
+                best = _scan(self.patterns, candidates, best, rel, name, is_dir)
+        rest = self._paths_for_dirs if is_dir else self._paths_for_files
         if rest:
-            best = _scan(patterns, rest, best, rel, name, is_dir)
-        if best < 0:
-            return None
-        return not patterns[best].negated
+            best = _scan(self.patterns, rest, best, rel, name, is_dir)
+        return best
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """Like :meth:`decide_rel` for an absolute path; None outside :attr:`base`."""
@@ -609,14 +665,7 @@ class IgnoreRules:
         if merged is None and chain:
             merged = self._merged[key] = merge_ignore_files(chain)
         prefix = _relative_prefix(directory, merged.base) if merged is not None else None
-        if merged is None or prefix is None:
-            matcher = _never_ignored
-        else:
-            decide = merged.decide_rel
-
-            def matcher(name: bytes, is_dir: bool) -> bool:
-                return decide(prefix + name, name, is_dir) is True
-
+        matcher = _never_ignored if merged is None or prefix is None else merged.directory_matcher(prefix)
         self._matchers[directory] = matcher
         return matcher
 
