@@ -255,6 +255,7 @@ class IgnoreFile:
     _names_for_dirs: list[int] = field(init=False, repr=False)
     _paths_for_files: list[int] = field(init=False, repr=False)
     _paths_for_dirs: list[int] = field(init=False, repr=False)
+    _path_patterns: list[int] = field(init=False, repr=False)  # all of them, last first
 
     def __post_init__(self) -> None:
         # Each group lists pattern indices last first (the last match wins), so a scan can
@@ -291,6 +292,7 @@ class IgnoreFile:
         self._prefix_lengths = tuple(sorted({len(k) for k in by_prefix}))
         self._names_for_files, self._names_for_dirs = rest[True, False], rest[True, True]
         self._paths_for_files, self._paths_for_dirs = rest[False, False], rest[False, True]
+        self._path_patterns = [i for i in range(len(self.patterns) - 1, -1, -1) if not self.patterns[i].name_only]
         self._suffixes, self._prefixes = tuple(by_suffix), tuple(by_prefix)
 
     @classmethod
@@ -342,11 +344,7 @@ class IgnoreFile:
             return ignored_at_base
         if fold:
             prefix = prefix.lower()
-        # A path pattern matches only paths starting with its literal start (body_prefix).
-        candidates = [index for index in sorted({i for group in self._by_first.values() for i in group}
-                                                | set(self._paths_for_dirs), reverse=True)
-                      if prefix.startswith(patterns[index].body_prefix)
-                      or patterns[index].body_prefix.startswith(prefix)]
+        candidates = [index for index in self._path_patterns if _may_match_in(patterns[index], prefix)]
         for_dirs = candidates
         for_files = [index for index in candidates if not patterns[index].dir_only]
 
@@ -415,6 +413,22 @@ class IgnoreFile:
             rel = rel.replace(os.sep, "/")
         rel_bytes = os.fsencode(rel)
         return self.decide_rel(rel_bytes, rel_bytes.rpartition(b"/")[2], is_dir)
+
+
+def _may_match_in(pattern: IgnorePattern, prefix: bytes) -> bool:
+    """Whether a path pattern can match some entry of the directory ``prefix`` (``b"a/b/"``).
+    A match starts with the pattern's literal start. And entry names hold no ``/``, nor can
+    ``*``, ``?`` or a class match one: so in a pattern ``head/tail`` whose tail has no ``**``
+    (and head does not end in one, as in ``a/**/*.c``), the tail matches the name and the
+    head the directory. Patterns with escapes or classes are not split (kept)."""
+    start = pattern.body_prefix
+    if not (prefix.startswith(start) or start.startswith(prefix)):
+        return False
+    body = pattern.body
+    head, slash, tail = body.rpartition(b"/")
+    if not slash or not head or b"\\" in body or b"[" in body or b"**" in tail or head.endswith((b"**", b"/")):
+        return True
+    return match_prepared(head + b"\0", prefix[:-1] + b"\0", pattern.ignore_case, True)
 
 
 def _scan(patterns: list[IgnorePattern], candidates: Iterable[int], best: int, rel: bytes, name: bytes,

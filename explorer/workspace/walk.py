@@ -225,12 +225,14 @@ class WalkRules:
                 return False
         return self.entry_skip_reason(path, rel, is_dir) is None
 
-    def file_record(self, path: str, rel: str, name: str,
-                    st: os.stat_result | None = None) -> WalkedFile | Skipped:
+    def file_record(self, path: str, rel: str, name: str, st: os.stat_result | None = None,
+                    dir_fd: int | None = None) -> WalkedFile | Skipped:
         """The record of a regular file that passed :meth:`entry_skip_reason`: ``st`` its
         status, or None for a file its directory listing says is regular, which is then
         looked at only if ``--include`` takes it: stat-ed for its size, or, when its name
-        tells no language, opened once for both its size and a shebang line."""
+        tells no language, opened once for both its size and a shebang line (by ``name``
+        in the directory open as ``dir_fd`` when given: the kernel then resolves one name,
+        not the whole path)."""
         included = False
         if self._include is not None:
             included = bool(self._include.decide_rel(fs_bytes(rel), fs_bytes(name), False))
@@ -239,11 +241,12 @@ class WalkRules:
         language = language_from_name(name)
         head = None
         if st is None:
+            where = path if dir_fd is None else name
             try:
                 if language is None:
-                    st, head = _open_head(path)
+                    st, head = _open_head(where, dir_fd)
                 if st is None:
-                    st = os.lstat(path)
+                    st = os.stat(where, dir_fd=dir_fd, follow_symlinks=False)
             except OSError as exc:
                 return Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
             if not stat.S_ISREG(st.st_mode):  # replaced since it was listed
@@ -266,8 +269,10 @@ def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> It
 
 
 #: A directory being listed: its remaining entries, its path from the root with a final
-#: "/" ("" for the root), the identities of the directories above it and its ignore matcher.
-_Level = tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]], EntryMatcher | None]
+#: "/" ("" for the root), the identities of the directories above it, its ignore matcher
+#: and a descriptor of it (None if it could not be opened) to look at its files through.
+_Level = tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]], EntryMatcher | None, int | None]
+_DIR_FD = {os.stat, os.open} <= os.supports_dir_fd
 
 
 def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile | Skipped]:
@@ -284,11 +289,19 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
         yield listing
         return
     ignore = rules.ignore
-    exclude = rules._exclude
     stack: list[_Level] = [(iter(listing), f"{top_rel}/" if top_rel else "", frozenset({top_id}),
-                            ignore.entry_matcher(top) if ignore else None)]
+                            ignore.entry_matcher(top) if ignore else None, _open_dir(top))]
+    try:
+        yield from _walk_stack(rules, stack, walked)
+    finally:  # also when the caller stops early
+        for level in stack:
+            _close_dir(level[4])
+
+
+def _walk_stack(rules: WalkRules, stack: list[_Level], walked: set[tuple[int, int]]) -> Iterator[WalkedFile | Skipped]:
+    exclude = rules._exclude
     while stack:
-        entries, prefix, ancestors, ignored = stack[-1]
+        entries, prefix, ancestors, ignored, dir_fd = stack[-1]
         for entry in entries:  # left when a subdirectory is pushed, resumed when it is done
             name = entry.name
             rel = prefix + name
@@ -311,11 +324,11 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
             elif ignored is not None and ignored(name_bytes, False):
                 yield Skipped(entry.path, rel, GITIGNORED)
             elif entry.is_file(follow_symlinks=False):
-                yield rules.file_record(entry.path, rel, name)
+                yield rules.file_record(entry.path, rel, name, None, dir_fd)
             else:
                 yield Skipped(entry.path, rel, NOT_REGULAR)
         else:
-            stack.pop()
+            _close_dir(stack.pop()[4])
 
 
 def _directory_or_link(rules: WalkRules, entry: os.DirEntry[str], rel: str, ancestors: frozenset[tuple[int, int]],
@@ -362,7 +375,8 @@ def _directory_or_link(rules: WalkRules, entry: os.DirEntry[str], rel: str, ance
     if isinstance(listing, Skipped):
         return listing, None
     ignore = rules.ignore
-    return None, (iter(listing), f"{rel}/", ancestors | {identity}, ignore.entry_matcher(path) if ignore else None)
+    return None, (iter(listing), f"{rel}/", ancestors | {identity}, ignore.entry_matcher(path) if ignore else None,
+                  _open_dir(path))
 
 
 def _list(directory: str, rel: str) -> list[os.DirEntry[str]] | Skipped:
@@ -452,13 +466,27 @@ def _stat(path: str) -> os.stat_result | None:
         return None
 
 
-def _open_head(path: str) -> tuple[os.stat_result | None, bytes]:
+def _open_dir(path: str) -> int | None:
+    if not _DIR_FD:
+        return None
+    try:
+        return os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:  # unreadable, replaced, or out of descriptors: files are reached by path
+        return None
+
+
+def _close_dir(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
+
+
+def _open_head(path: str, dir_fd: int | None = None) -> tuple[os.stat_result | None, bytes]:
     """A file's status and, for a regular file, its first bytes (for shebang detection);
     ``(None, b"")`` when it cannot be opened. Never blocks: a FIFO is opened without
     waiting and not read."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except OSError:
         return None, b""
     try:
