@@ -306,11 +306,12 @@ def _walk_stack(rules: WalkRules, stack: list[_Level], walked: set[tuple[int, in
             name = entry.name
             rel = prefix + name
             try:
-                plain_file = not (entry.is_dir(follow_symlinks=False) or entry.is_symlink())
+                regular = entry.is_file(follow_symlinks=False)  # the common case, asked first
+                dir_or_link = not regular and (entry.is_dir(follow_symlinks=False) or entry.is_symlink())
             except OSError as exc:
                 yield Skipped(entry.path, rel, UNREADABLE, False, exc.strerror or str(exc))
                 continue
-            if not plain_file:
+            if dir_or_link:
                 record, level = _directory_or_link(rules, entry, rel, ancestors, walked, ignored)
                 if record is not None:
                     yield record
@@ -318,12 +319,13 @@ def _walk_stack(rules: WalkRules, stack: list[_Level], walked: set[tuple[int, in
                     stack.append(level)
                     break
                 continue
+            # A file: regular, or a FIFO, socket or device (left out once not ignored).
             name_bytes = fs_bytes(name)
             if exclude is not None and exclude.decide_rel(fs_bytes(rel), name_bytes, False):
                 yield Skipped(entry.path, rel, EXCLUDED)
             elif ignored is not None and ignored(name_bytes, False):
                 yield Skipped(entry.path, rel, GITIGNORED)
-            elif entry.is_file(follow_symlinks=False):
+            elif regular:
                 yield rules.file_record(entry.path, rel, name, None, dir_fd)
             else:
                 yield Skipped(entry.path, rel, NOT_REGULAR)
