@@ -78,6 +78,9 @@ class IgnorePattern:
     expansions: frozenset[bytes] | None = field(init=False)
     # Name patterns "head*tail" with no other wildcard: matched with startswith/endswith.
     around_star: tuple[bytes, bytes] | None = field(init=False)
+    # Path patterns "head/tail" whose head alone must match an entry's directory (see
+    # _may_match_in): the head, NUL-terminated; None when the pattern cannot be split so.
+    directory_part: bytes | None = field(init=False)
     _body0: bytes = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -105,8 +108,16 @@ class IgnorePattern:
         if self.name_only and pattern.count(b"*") == 1 and literal_prefix_length(pattern.replace(b"*", b"")) == len(pattern) - 1:
             head, _, tail = pattern.partition(b"*")
             around_star = (head.lower(), tail.lower()) if fold else (head, tail)
+        directory_part = None
+        if not self.name_only and b"\\" not in body and b"[" not in body:
+            # Entry names hold no "/", nor can "*", "?" or a class match one: so when the
+            # part after the last "/" has no "**" (and the part before does not end in one,
+            # as in "a/**/*.c"), that part matches the name and the head the directory.
+            head, _, tail = body.rpartition(b"/")
+            if head and b"**" not in tail and not head.endswith((b"**", b"/")):
+                directory_part = head + b"\0"
         for name, value in (
-            ("around_star", around_star),
+            ("around_star", around_star), ("directory_part", directory_part),
             ("expansions", expansions),
             ("literal", self.prefix == len(pattern)), ("suffix", suffix), ("body", body),
             ("body_prefix", body[:plain].lower() if fold else body[:plain]), ("first_segment", first),
@@ -255,7 +266,6 @@ class IgnoreFile:
     _names_for_dirs: list[int] = field(init=False, repr=False)
     _paths_for_files: list[int] = field(init=False, repr=False)
     _paths_for_dirs: list[int] = field(init=False, repr=False)
-    _path_patterns: list[int] = field(init=False, repr=False)  # all of them, last first
 
     def __post_init__(self) -> None:
         # Each group lists pattern indices last first (the last match wins), so a scan can
@@ -292,7 +302,6 @@ class IgnoreFile:
         self._prefix_lengths = tuple(sorted({len(k) for k in by_prefix}))
         self._names_for_files, self._names_for_dirs = rest[True, False], rest[True, True]
         self._paths_for_files, self._paths_for_dirs = rest[False, False], rest[False, True]
-        self._path_patterns = [i for i in range(len(self.patterns) - 1, -1, -1) if not self.patterns[i].name_only]
         self._suffixes, self._prefixes = tuple(by_suffix), tuple(by_prefix)
 
     @classmethod
@@ -344,7 +353,9 @@ class IgnoreFile:
             return ignored_at_base
         if fold:
             prefix = prefix.lower()
-        candidates = [index for index in self._path_patterns if _may_match_in(patterns[index], prefix)]
+        # Path patterns with a literal first component only match under that component.
+        maybe = sorted(self._by_first.get(prefix.partition(b"/")[0], []) + self._paths_for_dirs, reverse=True)
+        candidates = [index for index in maybe if _may_match_in(patterns[index], prefix)]
         for_dirs = candidates
         for_files = [index for index in candidates if not patterns[index].dir_only]
 
@@ -416,19 +427,14 @@ class IgnoreFile:
 
 
 def _may_match_in(pattern: IgnorePattern, prefix: bytes) -> bool:
-    """Whether a path pattern can match some entry of the directory ``prefix`` (``b"a/b/"``).
-    A match starts with the pattern's literal start. And entry names hold no ``/``, nor can
-    ``*``, ``?`` or a class match one: so in a pattern ``head/tail`` whose tail has no ``**``
-    (and head does not end in one, as in ``a/**/*.c``), the tail matches the name and the
-    head the directory. Patterns with escapes or classes are not split (kept)."""
+    """Whether a path pattern can match some entry of the directory ``prefix`` (``b"a/b/"``):
+    a match starts with the pattern's literal start, and its directory part (if it has one)
+    matches the directory."""
     start = pattern.body_prefix
     if not (prefix.startswith(start) or start.startswith(prefix)):
         return False
-    body = pattern.body
-    head, slash, tail = body.rpartition(b"/")
-    if not slash or not head or b"\\" in body or b"[" in body or b"**" in tail or head.endswith((b"**", b"/")):
-        return True
-    return match_prepared(head + b"\0", prefix[:-1] + b"\0", pattern.ignore_case, True)
+    head = pattern.directory_part
+    return head is None or match_prepared(head, prefix[:-1] + b"\0", pattern.ignore_case, True)
 
 
 def _scan(patterns: list[IgnorePattern], candidates: Iterable[int], best: int, rel: bytes, name: bytes,
