@@ -273,6 +273,8 @@ def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> It
 #: and a descriptor of it (None if it could not be opened) to look at its files through.
 _Level = tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]], EntryMatcher | None, int | None]
 _DIR_FD = {os.stat, os.open} <= os.supports_dir_fd
+#: Deeper directories are reached by path: a very deep tree must not use up descriptors.
+_MAX_OPEN_DIRS = 64
 
 
 def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile | Skipped]:
@@ -377,8 +379,9 @@ def _directory_or_link(rules: WalkRules, entry: os.DirEntry[str], rel: str, ance
     if isinstance(listing, Skipped):
         return listing, None
     ignore = rules.ignore
+    dir_fd = _open_dir(path) if len(ancestors) < _MAX_OPEN_DIRS else None
     return None, (iter(listing), f"{rel}/", ancestors | {identity}, ignore.entry_matcher(path) if ignore else None,
-                  _open_dir(path))
+                  dir_fd)
 
 
 def _list(directory: str, rel: str) -> list[os.DirEntry[str]] | Skipped:
