@@ -253,7 +253,8 @@ class IgnoreFile:
     source: str | None = None  # the file the patterns came from
     ignore_case: bool = False
     _by_name: dict[bytes, list[int]] = field(init=False, repr=False)
-    _by_suffix: dict[bytes, list[int]] = field(init=False, repr=False)
+    _by_extension: dict[bytes, list[int]] = field(init=False, repr=False)  # "*.c": one lookup
+    _by_suffix: dict[bytes, list[int]] = field(init=False, repr=False)  # other "*suffix" patterns
     _suffix_lengths: tuple[int, ...] = field(init=False, repr=False)
     _by_prefix: dict[bytes, list[int]] = field(init=False, repr=False)
     _prefix_lengths: tuple[int, ...] = field(init=False, repr=False)
@@ -297,7 +298,11 @@ class IgnoreFile:
                 rest[pattern.name_only, True].append(index)
                 if not pattern.dir_only:
                     rest[pattern.name_only, False].append(index)
+        # A suffix ".ext" (one dot, first) ends a name exactly when the name's last dot starts it.
+        by_extension = {key: by_suffix.pop(key) for key in list(by_suffix)
+                        if key[:1] == b"." and key.count(b".") == 1}
         self._by_name, self._by_suffix, self._by_prefix, self._by_first = by_name, by_suffix, by_prefix, by_first
+        self._by_extension = by_extension
         self._suffix_lengths = tuple(sorted({len(k) for k in by_suffix}))
         self._prefix_lengths = tuple(sorted({len(k) for k in by_prefix}))
         self._names_for_files, self._names_for_dirs = rest[True, False], rest[True, True]
@@ -379,6 +384,15 @@ class IgnoreFile:
             if is_dir or not patterns[index].dir_only:
                 best = index
                 break
+        if self._by_extension:
+            dot = name.rfind(b".")
+            if dot >= 0:
+                for index in self._by_extension.get(name[dot:], ()):
+                    if index <= best:
+                        break
+                    if is_dir or not patterns[index].dir_only:
+                        best = index
+                        break
         # endswith/startswith with a tuple reject most names in one call.
         if self._suffixes and name.endswith(self._suffixes):
             size = len(name)
