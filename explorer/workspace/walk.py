@@ -293,46 +293,42 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
     ignore = rules.ignore
     stack: list[_Level] = [(iter(listing), f"{top_rel}/" if top_rel else "", frozenset({top_id}),
                             ignore.entry_matcher(top) if ignore else None, _open_dir(top))]
+    exclude = rules._exclude
     try:
-        yield from _walk_stack(rules, stack, walked)
+        while stack:
+            entries, prefix, ancestors, ignored, dir_fd = stack[-1]
+            for entry in entries:  # left when a subdirectory is pushed, resumed when it is done
+                name = entry.name
+                rel = prefix + name
+                try:
+                    regular = entry.is_file(follow_symlinks=False)  # the common case, asked first
+                    dir_or_link = not regular and (entry.is_dir(follow_symlinks=False) or entry.is_symlink())
+                except OSError as exc:
+                    yield Skipped(entry.path, rel, UNREADABLE, False, exc.strerror or str(exc))
+                    continue
+                if dir_or_link:
+                    record, level = _directory_or_link(rules, entry, rel, ancestors, walked, ignored)
+                    if record is not None:
+                        yield record
+                    if level is not None:
+                        stack.append(level)
+                        break
+                    continue
+                # A file: regular, or a FIFO, socket or device (left out once not ignored).
+                name_bytes = fs_bytes(name)
+                if exclude is not None and exclude.decide_rel(fs_bytes(rel), name_bytes, False):
+                    yield Skipped(entry.path, rel, EXCLUDED)
+                elif ignored is not None and ignored(name_bytes, False):
+                    yield Skipped(entry.path, rel, GITIGNORED)
+                elif regular:
+                    yield rules.file_record(entry.path, rel, name, None, dir_fd)
+                else:
+                    yield Skipped(entry.path, rel, NOT_REGULAR)
+            else:
+                _close_dir(stack.pop()[4])
     finally:  # also when the caller stops early
         for level in stack:
             _close_dir(level[4])
-
-
-def _walk_stack(rules: WalkRules, stack: list[_Level], walked: set[tuple[int, int]]) -> Iterator[WalkedFile | Skipped]:
-    exclude = rules._exclude
-    while stack:
-        entries, prefix, ancestors, ignored, dir_fd = stack[-1]
-        for entry in entries:  # left when a subdirectory is pushed, resumed when it is done
-            name = entry.name
-            rel = prefix + name
-            try:
-                regular = entry.is_file(follow_symlinks=False)  # the common case, asked first
-                dir_or_link = not regular and (entry.is_dir(follow_symlinks=False) or entry.is_symlink())
-            except OSError as exc:
-                yield Skipped(entry.path, rel, UNREADABLE, False, exc.strerror or str(exc))
-                continue
-            if dir_or_link:
-                record, level = _directory_or_link(rules, entry, rel, ancestors, walked, ignored)
-                if record is not None:
-                    yield record
-                if level is not None:
-                    stack.append(level)
-                    break
-                continue
-            # A file: regular, or a FIFO, socket or device (left out once not ignored).
-            name_bytes = fs_bytes(name)
-            if exclude is not None and exclude.decide_rel(fs_bytes(rel), name_bytes, False):
-                yield Skipped(entry.path, rel, EXCLUDED)
-            elif ignored is not None and ignored(name_bytes, False):
-                yield Skipped(entry.path, rel, GITIGNORED)
-            elif regular:
-                yield rules.file_record(entry.path, rel, name, None, dir_fd)
-            else:
-                yield Skipped(entry.path, rel, NOT_REGULAR)
-        else:
-            _close_dir(stack.pop()[4])
 
 
 def _directory_or_link(rules: WalkRules, entry: os.DirEntry[str], rel: str, ancestors: frozenset[tuple[int, int]],
