@@ -265,7 +265,7 @@ def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> It
     """Files under ``root`` in sorted order, and a :class:`Skipped` record for each
     file or directory left out (the contents of a skipped directory are not listed)."""
     rules = WalkRules(root, options)
-    yield from _walk_dir(rules, rules.root, "")
+    return _walk_dir(rules, rules.root, "")
 
 
 #: A directory being listed: its remaining entries, its path from the root with a final
