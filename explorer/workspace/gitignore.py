@@ -16,9 +16,11 @@ Follows git's ``dir.c`` (see the README section "How files are walked" for the l
 
 For speed, the chain of ignore files of a directory is merged into one list (same answers:
 see :func:`merge_ignore_files`) and its patterns are grouped: plain names and small class
-expansions (``[Tt]humbs.db``, ``*.py[cod]``) in dictionaries, ``*suffix`` and ``prefix*``
-patterns by length, path patterns by their first component, then the rest behind a literal
-pre-filter; every group is scanned only above the best match found so far. A file inside an
+expansions (``[Tt]humbs.db``, ``*.py[cod]``) in dictionaries, ``*.ext`` by the name's
+extension, other ``*suffix`` and ``prefix*`` patterns by length, path patterns by their first
+component, then the rest behind a literal pre-filter; every group is scanned only above the
+best match found so far. A directory's matcher keeps only the path patterns that can match
+there (:meth:`IgnoreFile.directory_matcher`). A file inside an
 ignored directory cannot be re-included: walkers do not descend, and
 :meth:`IgnoreRules.is_ignored` checks ancestors for single-path queries.
 """
