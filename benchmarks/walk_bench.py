@@ -16,8 +16,11 @@ For each it times git and ``explorer.workspace.walk.walk`` (all languages, no de
 excludes, so both should list the same files; the script checks that they do) and prints
 the medians of ``--runs`` interleaved runs (git, ours, git, ours...) and their ratios, in
 wall-clock and in CPU seconds (user+system; steadier on a shared machine). Our time is the
-default walk (``all_languages`` only, so unknown extensions count too): besides matching it
-stats every file it takes and detects its language.
+default walk (``all_languages`` only, so unknown extensions count too). It does more than git
+here: git reads no file it does not track (``readdir`` gives names and types), while the walk
+stats every file it takes (its size: ``--max-file-size``) and opens those whose name tells no
+language (a shebang line): on the first tree a stat for 53,558 files and open, fstat, read and
+close for 13,614, some 108,000 system calls git does not make.
 """
 
 from __future__ import annotations

@@ -125,18 +125,30 @@ def detect_language(path: str | os.PathLike[str] | None, head: bytes | None = No
     """Language of a file from its name (extension, case-insensitive, or well-known
     file name), else from a shebang in ``head``. ``None`` when unknown."""
     if path:
-        base = os.path.basename(os.fspath(path)).lower()
-        if base in _FILE_NAMES:
-            return _FILE_NAMES[base]
-        stem, dot, ext = base.rpartition(".")
-        if dot and stem and ext in _EXTENSIONS:
-            return _EXTENSIONS[ext]
-        if base.startswith("dockerfile.") or base.endswith(".dockerfile"):
-            return "dockerfile"
-        if base.startswith("makefile."):
-            return "make"
+        language = language_from_name(os.path.basename(os.fspath(path)))
+        if language is not None:
+            return language
     if head and head.startswith(b"#!"):
         return _from_shebang(head.split(b"\n", 1)[0])
+    return None
+
+
+def language_from_name(name: str) -> str | None:
+    """The name-based part of :func:`detect_language`, for a bare file name (the
+    directory walk asks this for every file it takes)."""
+    base = name.lower()
+    language = _FILE_NAMES.get(base)
+    if language is not None:
+        return language
+    stem, dot, ext = base.rpartition(".")
+    if dot and stem:
+        language = _EXTENSIONS.get(ext)
+        if language is not None:
+            return language
+    if base.startswith("dockerfile.") or base.endswith(".dockerfile"):
+        return "dockerfile"
+    if base.startswith("makefile."):
+        return "make"
     return None
 
 

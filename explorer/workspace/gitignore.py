@@ -16,9 +16,11 @@ Follows git's ``dir.c`` (see the README section "How files are walked" for the l
 
 For speed, the chain of ignore files of a directory is merged into one list (same answers:
 see :func:`merge_ignore_files`) and its patterns are grouped: plain names and small class
-expansions (``[Tt]humbs.db``, ``*.py[cod]``) in dictionaries, ``*suffix`` and ``prefix*``
-patterns by length, path patterns by their first component, then the rest behind a literal
-pre-filter; every group is scanned only above the best match found so far. A file inside an
+expansions (``[Tt]humbs.db``, ``*.py[cod]``) in dictionaries, ``*.ext`` by the name's
+extension, other ``*suffix`` and ``prefix*`` patterns by length, path patterns by their first
+component, then the rest behind a literal pre-filter; every group is scanned only above the
+best match found so far. A directory's matcher keeps only the path patterns that can match
+there (:meth:`IgnoreFile.directory_matcher`). A file inside an
 ignored directory cannot be re-included: walkers do not descend, and
 :meth:`IgnoreRules.is_ignored` checks ancestors for single-path queries.
 """
@@ -78,6 +80,9 @@ class IgnorePattern:
     expansions: frozenset[bytes] | None = field(init=False)
     # Name patterns "head*tail" with no other wildcard: matched with startswith/endswith.
     around_star: tuple[bytes, bytes] | None = field(init=False)
+    # Path patterns "head/tail" whose head alone must match an entry's directory (see
+    # _may_match_in): the head, NUL-terminated; None when the pattern cannot be split so.
+    directory_part: bytes | None = field(init=False)
     _body0: bytes = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -105,8 +110,16 @@ class IgnorePattern:
         if self.name_only and pattern.count(b"*") == 1 and literal_prefix_length(pattern.replace(b"*", b"")) == len(pattern) - 1:
             head, _, tail = pattern.partition(b"*")
             around_star = (head.lower(), tail.lower()) if fold else (head, tail)
+        directory_part = None
+        if not self.name_only and b"\\" not in body and b"[" not in body:
+            # Entry names hold no "/", nor can "*", "?" or a class match one: so when the
+            # part after the last "/" has no "**" (and the part before does not end in one,
+            # as in "a/**/*.c"), that part matches the name and the head the directory.
+            head, _, tail = body.rpartition(b"/")
+            if head and b"**" not in tail and not head.endswith((b"**", b"/")):
+                directory_part = head + b"\0"
         for name, value in (
-            ("around_star", around_star),
+            ("around_star", around_star), ("directory_part", directory_part),
             ("expansions", expansions),
             ("literal", self.prefix == len(pattern)), ("suffix", suffix), ("body", body),
             ("body_prefix", body[:plain].lower() if fold else body[:plain]), ("first_segment", first),
@@ -242,15 +255,20 @@ class IgnoreFile:
     source: str | None = None  # the file the patterns came from
     ignore_case: bool = False
     _by_name: dict[bytes, list[int]] = field(init=False, repr=False)
-    _by_suffix: dict[bytes, list[int]] = field(init=False, repr=False)
+    _by_extension: dict[bytes, list[int]] = field(init=False, repr=False)  # "*.c": one lookup
+    _by_suffix: dict[bytes, list[int]] = field(init=False, repr=False)  # other "*suffix" patterns
     _suffix_lengths: tuple[int, ...] = field(init=False, repr=False)
     _by_prefix: dict[bytes, list[int]] = field(init=False, repr=False)
     _prefix_lengths: tuple[int, ...] = field(init=False, repr=False)
     _by_first: dict[bytes, list[int]] = field(init=False, repr=False)
-    _rest_for_files: list[int] = field(init=False, repr=False)
     _suffixes: tuple[bytes, ...] = field(init=False, repr=False)
     _prefixes: tuple[bytes, ...] = field(init=False, repr=False)
-    _rest_for_dirs: list[int] = field(init=False, repr=False)
+    # The rest, by kind of entry they can match (directory-only patterns never match files):
+    # name patterns, and path patterns without a literal first component.
+    _names_for_files: list[int] = field(init=False, repr=False)
+    _names_for_dirs: list[int] = field(init=False, repr=False)
+    _paths_for_files: list[int] = field(init=False, repr=False)
+    _paths_for_dirs: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Each group lists pattern indices last first (the last match wins), so a scan can
@@ -259,8 +277,7 @@ class IgnoreFile:
         by_suffix: dict[bytes, list[int]] = {}
         by_prefix: dict[bytes, list[int]] = {}
         by_first: dict[bytes, list[int]] = {}
-        rest_files: list[int] = []
-        rest_dirs: list[int] = []
+        rest: dict[tuple[bool, bool], list[int]] = {(n, d): [] for n in (True, False) for d in (True, False)}
         fold = self.ignore_case
         for index in range(len(self.patterns) - 1, -1, -1):
             pattern = self.patterns[index]
@@ -280,13 +297,18 @@ class IgnoreFile:
             elif pattern.first_segment is not None:
                 by_first.setdefault(pattern.first_segment, []).append(index)
             else:
-                rest_dirs.append(index)
+                rest[pattern.name_only, True].append(index)
                 if not pattern.dir_only:
-                    rest_files.append(index)
+                    rest[pattern.name_only, False].append(index)
+        # A suffix ".ext" (one dot, first) ends a name exactly when the name's last dot starts it.
+        by_extension = {key: by_suffix.pop(key) for key in list(by_suffix)
+                        if key[:1] == b"." and key.count(b".") == 1}
         self._by_name, self._by_suffix, self._by_prefix, self._by_first = by_name, by_suffix, by_prefix, by_first
+        self._by_extension = by_extension
         self._suffix_lengths = tuple(sorted({len(k) for k in by_suffix}))
         self._prefix_lengths = tuple(sorted({len(k) for k in by_prefix}))
-        self._rest_for_files, self._rest_for_dirs = rest_files, rest_dirs
+        self._names_for_files, self._names_for_dirs = rest[True, False], rest[True, True]
+        self._paths_for_files, self._paths_for_dirs = rest[False, False], rest[False, True]
         self._suffixes, self._prefixes = tuple(by_suffix), tuple(by_prefix)
 
     @classmethod
@@ -313,12 +335,66 @@ class IgnoreFile:
         (relative to :attr:`base`; ``name`` is its last component)."""
         if self.ignore_case:
             rel, name = rel.lower(), name.lower()
+        best = self._best_path_match(rel, name, is_dir, self._best_name_match(name, is_dir))
+        if best < 0:
+            return None
+        return not self.patterns[best].negated
+
+    def directory_matcher(self, prefix: bytes) -> EntryMatcher:
+        """``ignored(name, is_dir)`` for the entries of one directory, ``prefix`` its path
+        from :attr:`base` (``b""`` or ``b"a/b/"``). Path patterns whose literal start
+        cannot agree with the prefix are dropped once here, so most entries are decided
+        by name lookups alone."""
+        patterns = self.patterns
+        fold = self.ignore_case
+        best_name_match = self._best_name_match
+        if not prefix:
+            best_path_match = self._best_path_match
+
+            def ignored_at_base(name: bytes, is_dir: bool) -> bool:
+                if fold:
+                    name = name.lower()
+                best = best_path_match(name, name, is_dir, best_name_match(name, is_dir))
+                return best >= 0 and not patterns[best].negated
+
+            return ignored_at_base
+        if fold:
+            prefix = prefix.lower()
+        # Path patterns with a literal first component only match under that component.
+        maybe = sorted(self._by_first.get(prefix.partition(b"/")[0], []) + self._paths_for_dirs, reverse=True)
+        candidates = [index for index in maybe if _may_match_in(patterns[index], prefix)]
+        for_dirs = candidates
+        for_files = [index for index in candidates if not patterns[index].dir_only]
+
+        def ignored(name: bytes, is_dir: bool) -> bool:
+            if fold:
+                name = name.lower()
+            best = best_name_match(name, is_dir)
+            paths = for_dirs if is_dir else for_files
+            if paths and paths[0] > best:
+                best = _scan(patterns, paths, best, prefix + name, name, is_dir)
+            return best >= 0 and not patterns[best].negated
+
+        return ignored
+
+    def _best_name_match(self, name: bytes, is_dir: bool) -> int:
+        """The index of the last name pattern matching ``name`` (case-folded already if
+        so), else -1."""
         patterns = self.patterns
         best = -1
         for index in self._by_name.get(name, ()):
             if is_dir or not patterns[index].dir_only:
                 best = index
                 break
+        if self._by_extension:
+            dot = name.rfind(b".")
+            if dot >= 0:
+                for index in self._by_extension.get(name[dot:], ()):
+                    if index <= best:
+                        break
+                    if is_dir or not patterns[index].dir_only:
+                        best = index
+                        break
         # endswith/startswith with a tuple reject most names in one call.
         if self._suffixes and name.endswith(self._suffixes):
             size = len(name)
@@ -337,17 +413,22 @@ class IgnoreFile:
             for length in self._prefix_lengths:
                 candidates = by_prefix.get(name[:length])
                 if candidates:
-                    best = _scan(patterns, candidates, best, rel, name, is_dir)
+                    best = _scan(patterns, candidates, best, name, name, is_dir)
+        rest = self._names_for_dirs if is_dir else self._names_for_files
+        if rest:
+            best = _scan(patterns, rest, best, name, name, is_dir)
+        return best
+
+    def _best_path_match(self, rel: bytes, name: bytes, is_dir: bool, best: int) -> int:
+        """``best``, or the index of a later path pattern matching ``rel``."""
         if self._by_first:
             candidates = self._by_first.get(rel.partition(b"/")[0])
             if candidates:
-                best = _scan(patterns, candidates, best, rel, name, is_dir)
-        rest = self._rest_for_dirs if is_dir else self._rest_for_files
+                best = _scan(self.patterns, candidates, best, rel, name, is_dir)
+        rest = self._paths_for_dirs if is_dir else self._paths_for_files
         if rest:
-            best = _scan(patterns, rest, best, rel, name, is_dir)
-        if best < 0:
-            return None
-        return not patterns[best].negated
+            best = _scan(self.patterns, rest, best, rel, name, is_dir)
+        return best
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """Like :meth:`decide_rel` for an absolute path; None outside :attr:`base`."""
@@ -359,6 +440,17 @@ class IgnoreFile:
             rel = rel.replace(os.sep, "/")
         rel_bytes = os.fsencode(rel)
         return self.decide_rel(rel_bytes, rel_bytes.rpartition(b"/")[2], is_dir)
+
+
+def _may_match_in(pattern: IgnorePattern, prefix: bytes) -> bool:
+    """Whether a path pattern can match some entry of the directory ``prefix`` (``b"a/b/"``):
+    a match starts with the pattern's literal start, and its directory part (if it has one)
+    matches the directory."""
+    start = pattern.body_prefix
+    if not (prefix.startswith(start) or start.startswith(prefix)):
+        return False
+    head = pattern.directory_part
+    return head is None or match_prepared(head, prefix[:-1] + b"\0", pattern.ignore_case, True)
 
 
 def _scan(patterns: list[IgnorePattern], candidates: Iterable[int], best: int, rel: bytes, name: bytes,
@@ -609,14 +701,7 @@ class IgnoreRules:
         if merged is None and chain:
             merged = self._merged[key] = merge_ignore_files(chain)
         prefix = _relative_prefix(directory, merged.base) if merged is not None else None
-        if merged is None or prefix is None:
-            matcher = _never_ignored
-        else:
-            decide = merged.decide_rel
-
-            def matcher(name: bytes, is_dir: bool) -> bool:
-                return decide(prefix + name, name, is_dir) is True
-
+        matcher = _never_ignored if merged is None or prefix is None else merged.directory_matcher(prefix)
         self._matchers[directory] = matcher
         return matcher
 

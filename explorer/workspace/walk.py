@@ -17,7 +17,7 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.languages import detect_language
+from ..engine.languages import detect_language, language_from_name
 from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes
 
 #: Directory names skipped by default: version control, dependencies, caches, build output.
@@ -225,123 +225,159 @@ class WalkRules:
                 return False
         return self.entry_skip_reason(path, rel, is_dir) is None
 
-    def file_skip(self, path: str, rel: str, size: int) -> tuple[str | None, str | None, str]:
-        """(reason, language, detail) for a file that passed :meth:`entry_skip_reason`."""
+    def file_record(self, path: str, rel: str, name: str, st: os.stat_result | None = None,
+                    dir_fd: int | None = None) -> WalkedFile | Skipped:
+        """The record of a regular file that passed :meth:`entry_skip_reason`: ``st`` its
+        status, or None for a file its directory listing says is regular, which is then
+        looked at only if ``--include`` takes it: stat-ed for its size, or, when its name
+        tells no language, opened once for both its size and a shebang line (by ``name``
+        in the directory open as ``dir_fd`` when given: the kernel then resolves one name,
+        not the whole path)."""
         included = False
         if self._include is not None:
-            rel_bytes = fs_bytes(rel)
-            included = bool(self._include.decide_rel(rel_bytes, rel_bytes.rpartition(b"/")[2], False))
+            included = bool(self._include.decide_rel(fs_bytes(rel), fs_bytes(name), False))
             if not included:
-                return NOT_INCLUDED, None, ""
+                return Skipped(path, rel, NOT_INCLUDED, False)
+        language = language_from_name(name)
+        head = None
+        if st is None:
+            where = path if dir_fd is None else name
+            try:
+                if language is None:
+                    st, head = _open_head(where, dir_fd)
+                if st is None:
+                    st = os.stat(where, dir_fd=dir_fd, follow_symlinks=False)
+            except OSError as exc:
+                return Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
+            if not stat.S_ISREG(st.st_mode):  # replaced since it was listed
+                return Skipped(path, rel, NOT_REGULAR, False)
+        size = st.st_size
         if size > self.options.max_file_size:
-            return TOO_LARGE, None, f"{_human(size)} > {_human(self.options.max_file_size)}"
-        language = detect_language(rel.rpartition("/")[2] or path)
+            return Skipped(path, rel, TOO_LARGE, False, f"{_human(size)} > {_human(self.options.max_file_size)}")
         if language is None:
-            language = detect_language(None, _read_head(path))
-        if language is None and not (included or self.options.all_languages):
-            return UNKNOWN_LANGUAGE, None, ""
-        return None, language, ""
+            language = detect_language(None, _open_head(path)[1] if head is None else head)
+            if language is None and not (included or self.options.all_languages):
+                return Skipped(path, rel, UNKNOWN_LANGUAGE, False)
+        return WalkedFile(path, rel, size, language)
 
 
 def walk(root: str | os.PathLike[str], options: WalkOptions | None = None) -> Iterator[WalkedFile | Skipped]:
     """Files under ``root`` in sorted order, and a :class:`Skipped` record for each
     file or directory left out (the contents of a skipped directory are not listed)."""
     rules = WalkRules(root, options)
-    yield from _walk_dir(rules, rules.root, "")
+    return _walk_dir(rules, rules.root, "")
+
+
+#: A directory being listed: its remaining entries, its path from the root with a final
+#: "/" ("" for the root), the identities of the directories above it, its ignore matcher
+#: and a descriptor of it (None if it could not be opened) to look at its files through.
+_Level = tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]], EntryMatcher | None, int | None]
+_DIR_FD = {os.stat, os.open} <= os.supports_dir_fd
+#: Deeper directories are reached by path: a very deep tree must not use up descriptors.
+_MAX_OPEN_DIRS = 64
 
 
 def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile | Skipped]:
     """Pre-order, names sorted (the order of a file tree), with a stack of directory
-    listings instead of recursion."""
-    follow_outside = rules.options.follow_symlinks
-    has_exclude = bool(rules.options.exclude)
+    listings instead of recursion. Plain files, most entries, are decided inline from the
+    types the listing holds; directories and links take the longer way."""
     top_stat = _stat(top)
     if top_stat is None:
         return
     top_id = (top_stat.st_dev, top_stat.st_ino)
     walked: set[tuple[int, int]] = {top_id}
-    # Each level carries the identities of the directories above it, so a link back to an
-    # ancestor (a loop) is told apart from a second link to an already-walked directory.
-    stack: list[tuple[Iterator[os.DirEntry[str]], str, bytes, frozenset[tuple[int, int]], EntryMatcher | None]] = []
     listing = _list(top, top_rel)
     if isinstance(listing, Skipped):
         yield listing
         return
     ignore = rules.ignore
-    stack.append((iter(listing), top_rel, fs_bytes(top_rel), frozenset({top_id}),
-                  ignore.entry_matcher(top) if ignore else None))
-    while stack:
-        entries, dir_rel, dir_rel_bytes, ancestors, ignored = stack[-1]
-        entry = next(entries, None)
-        if entry is None:
-            stack.pop()
-            continue
-        path = entry.path
-        name = entry.name
-        name_bytes = fs_bytes(name)
-        if dir_rel:
-            rel = f"{dir_rel}/{name}"
-            rel_bytes = dir_rel_bytes + b"/" + name_bytes
+    stack: list[_Level] = [(iter(listing), f"{top_rel}/" if top_rel else "", frozenset({top_id}),
+                            ignore.entry_matcher(top) if ignore else None, _open_dir(top))]
+    exclude = rules._exclude
+    try:
+        while stack:
+            entries, prefix, ancestors, ignored, dir_fd = stack[-1]
+            for entry in entries:  # left when a subdirectory is pushed, resumed when it is done
+                name = entry.name
+                rel = prefix + name
+                try:
+                    regular = entry.is_file(follow_symlinks=False)  # the common case, asked first
+                    dir_or_link = not regular and (entry.is_dir(follow_symlinks=False) or entry.is_symlink())
+                except OSError as exc:
+                    yield Skipped(entry.path, rel, UNREADABLE, False, exc.strerror or str(exc))
+                    continue
+                if dir_or_link:
+                    record, level = _directory_or_link(rules, entry, rel, ancestors, walked, ignored)
+                    if record is not None:
+                        yield record
+                    if level is not None:
+                        stack.append(level)
+                        break
+                    continue
+                # A file: regular, or a FIFO, socket or device (left out once not ignored).
+                name_bytes = fs_bytes(name)
+                if exclude is not None and exclude.decide_rel(fs_bytes(rel), name_bytes, False):
+                    yield Skipped(entry.path, rel, EXCLUDED)
+                elif ignored is not None and ignored(name_bytes, False):
+                    yield Skipped(entry.path, rel, GITIGNORED)
+                elif regular:
+                    yield rules.file_record(entry.path, rel, name, None, dir_fd)
+                else:
+                    yield Skipped(entry.path, rel, NOT_REGULAR)
+            else:
+                _close_dir(stack.pop()[4])
+    finally:  # also when the caller stops early
+        for level in stack:
+            _close_dir(level[4])
+
+
+def _directory_or_link(rules: WalkRules, entry: os.DirEntry[str], rel: str, ancestors: frozenset[tuple[int, int]],
+                       walked: set[tuple[int, int]], ignored: EntryMatcher | None,
+                       ) -> tuple[WalkedFile | Skipped | None, _Level | None]:
+    """A directory or symbolic link entry: its record if any, and the level to push when
+    it is a directory to walk. Adds walked directories to ``walked``."""
+    path, name = entry.path, entry.name
+    is_link = entry.is_symlink()
+    st: os.stat_result | None = None
+    try:
+        if is_link:
+            st = os.stat(path)
+            is_dir = stat.S_ISDIR(st.st_mode)
         else:
-            rel, rel_bytes = name, name_bytes
-        is_link = entry.is_symlink()
-        st: os.stat_result | None = None
-        try:
-            if is_link:
-                st = os.stat(path)
-                is_dir = stat.S_ISDIR(st.st_mode)
-            else:
-                is_dir = entry.is_dir(follow_symlinks=False)
-        except OSError as exc:
-            if is_link:
-                yield Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path))
-            else:
-                yield Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
-            continue
-        if is_dir or has_exclude:
-            reason = rules._skip_reason(path, rel_bytes, name, name_bytes, is_dir, is_link, ignored)
-        elif ignored is not None and ignored(name_bytes, False):  # the common case, inline
-            reason = GITIGNORED
-        else:
-            reason = None
-        if reason is not None:
-            yield Skipped(path, rel, reason, is_dir)
-            continue
-        if is_link and not follow_outside and rules.leaves_root(path):
-            yield Skipped(path, rel, OUTSIDE_ROOT, is_dir, f"-> {_link_target(path)}")
-            continue
-        try:
-            if st is None:
-                st = entry.stat(follow_symlinks=False)
-        except OSError as exc:
-            yield Skipped(path, rel, UNREADABLE, is_dir, exc.strerror or str(exc))
-            continue
-        if is_dir:
-            identity = (st.st_dev, st.st_ino)
-            if identity in ancestors:
-                yield Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}")
-                continue
-            if identity in walked or (is_link and not follow_outside):
-                # A second way into a directory: nothing new there. Without
-                # follow_symlinks a link inside the root is never entered: its target is
-                # walked under its own name (or left out for its own reasons), as git does.
-                continue
-            walked.add(identity)
-            listing = _list(path, rel)
-            if isinstance(listing, Skipped):
-                yield listing
-            else:
-                stack.append((iter(listing), rel, rel_bytes, ancestors | {identity},
-                              ignore.entry_matcher(path) if ignore else None))
-            continue
+            is_dir = True
+    except OSError:
+        return Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path)), None
+    reason = rules._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
+    if reason is not None:
+        return Skipped(path, rel, reason, is_dir), None
+    follow_outside = rules.options.follow_symlinks
+    if is_link and not follow_outside and rules.leaves_root(path):
+        return Skipped(path, rel, OUTSIDE_ROOT, is_dir, f"-> {_link_target(path)}"), None
+    try:
+        if st is None:
+            st = entry.stat(follow_symlinks=False)
+    except OSError as exc:
+        return Skipped(path, rel, UNREADABLE, is_dir, exc.strerror or str(exc)), None
+    if not is_dir:
         if not stat.S_ISREG(st.st_mode):
-            yield Skipped(path, rel, NOT_REGULAR, False)
-            continue
-        why, language, detail = rules.file_skip(path, rel, st.st_size)
-        if why is not None:
-            yield Skipped(path, rel, why, False, detail)
-        else:
-            yield WalkedFile(path, rel, st.st_size, language)
+            return Skipped(path, rel, NOT_REGULAR, False), None
+        return rules.file_record(path, rel, name, st), None
+    identity = (st.st_dev, st.st_ino)
+    if identity in ancestors:
+        return Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}"), None
+    if identity in walked or (is_link and not follow_outside):
+        # A second way into a directory: nothing new there. Without follow_symlinks a
+        # link inside the root is never entered: its target is walked under its own name
+        # (or left out for its own reasons), as git does.
+        return None, None
+    walked.add(identity)
+    listing = _list(path, rel)
+    if isinstance(listing, Skipped):
+        return listing, None
+    ignore = rules.ignore
+    dir_fd = _open_dir(path) if len(ancestors) < _MAX_OPEN_DIRS else None
+    return None, (iter(listing), f"{rel}/", ancestors | {identity}, ignore.entry_matcher(path) if ignore else None,
+                  dir_fd)
 
 
 def _list(directory: str, rel: str) -> list[os.DirEntry[str]] | Skipped:
@@ -419,7 +455,7 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
             if not os.path.isfile(absolute):
                 result.skipped.append(Skipped(given, prefix, NOT_REGULAR, False))
                 continue
-            language = detect_language(absolute) or detect_language(None, _read_head(absolute))
+            language = detect_language(absolute) or detect_language(None, _open_head(absolute)[1])
             result.files.append(WalkedFile(absolute, prefix, size, language))
     return result
 
@@ -431,20 +467,36 @@ def _stat(path: str) -> os.stat_result | None:
         return None
 
 
-def _read_head(path: str) -> bytes:
-    """The first bytes of a file, for shebang detection; never blocks (a FIFO that took
-    the place of a checked regular file gives nothing)."""
+def _open_dir(path: str) -> int | None:
+    if not _DIR_FD:
+        return None
+    try:
+        return os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:  # unreadable, replaced, or out of descriptors: files are reached by path
+        return None
+
+
+def _close_dir(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
+
+
+def _open_head(path: str, dir_fd: int | None = None) -> tuple[os.stat_result | None, bytes]:
+    """A file's status and, for a regular file, its first bytes (for shebang detection);
+    ``(None, b"")`` when it cannot be opened. Never blocks: a FIFO is opened without
+    waiting and not read."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except OSError:
-        return b""
+        return None, b""
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return b""
-        return os.read(fd, _HEAD_BYTES)
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return st, b""
+        return st, os.read(fd, _HEAD_BYTES)
     except OSError:
-        return b""
+        return None, b""
     finally:
         os.close(fd)
 
