@@ -19,12 +19,8 @@ import textual
 import explorer.tui
 
 TUI = Path(explorer.tui.__file__).parent
-#: Private Textual names still used in files another change reworks (remove when fixed):
-#: ast/tree.py should call ``self.notify_style_update()``; files/tree.py ``os.path.isdir``.
-PENDING = {
-    ("explorer.tui.widgets.ast.tree", "AstTree"): {"_clear_line_cache", "_updates"},
-    ("explorer.tui.widgets.files.tree", "FileTree"): {"_safe_is_dir"},
-}
+#: Private Textual names still used in files another change reworks (remove each when fixed).
+PENDING: dict[tuple[str, str], set[str]] = {}
 
 
 def textual_private_names(cls: type) -> set[str]:

@@ -15,20 +15,19 @@ the pane shows at most ``MAX_DEPTH`` levels below its top node. Going deeper
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import Counter
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 from tree_sitter import Node
 
 from explorer.engine.parse import ParsedFile
 
 from ...messages import AnonymousNodesToggled, AstNodeSelected
+from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
 from .labels import node_place, size_parts
 
@@ -54,7 +53,7 @@ class AstEntry:
     starts: list[int] | None = field(default=None, repr=False)
 
 
-class AstTree(Tree["AstEntry | Gap"]):
+class AstTree(LazyTree[AstEntry | Gap]):
     """The tree-sitter tree of the open file, in the playground's notation.
 
     A node's label holds the part that never changes (type, field, place); its
@@ -83,15 +82,11 @@ class AstTree(Tree["AstEntry | Gap"]):
     def __init__(self, *, id: str | None = None):
         super().__init__(Text("no file open", style=Style(dim=True)), id=id)
         self.show_root = True
-        self.auto_expand = False
         self.guide_depth = 2
         self.show_anonymous = False
         self.parsed: ParsedFile | None = None
         self.limit = 1500
         self.unit = "nws"
-        # Cursor moves made for the caller, not by the user: not announced. Counted per
-        # node, since several can be pending when the app is busy (teach mode playing fast).
-        self._silent: Counter[int] = Counter()
 
     # -- state in -------------------------------------------------------------------------
     def show_file(self, parsed: ParsedFile | None, limit: int, unit: str) -> None:
@@ -99,7 +94,7 @@ class AstTree(Tree["AstEntry | Gap"]):
         self.limit, self.unit = limit, unit
         root = parsed.root if parsed is not None else None
         if parsed is None or root is None:
-            self._silent.clear()
+            self.quiet_moves.clear()
             self.top, self.levels_above = None, 0
             why = parsed.fallback if parsed is not None else "no file open"
             self.reset(Text(f"no syntax tree ({why})", style=Style(dim=True, italic=True)), None)
@@ -109,12 +104,12 @@ class AstTree(Tree["AstEntry | Gap"]):
 
     def _show_from(self, top: Node, levels_above: int) -> None:
         """Show the tree from ``top`` down (``levels_above``: its depth in the file)."""
-        self._silent.clear()
+        self.quiet_moves.clear()
         self.top, self.levels_above = top, levels_above
         entry = AstEntry(top, None)
         self.reset(self._place(entry), entry)
         self.root.allow_expand = True
-        self._populate(self.root)
+        self.populate(self.root)
         self.root.expand()
 
     def set_limit(self, limit: int, unit: str) -> None:
@@ -178,7 +173,7 @@ class AstTree(Tree["AstEntry | Gap"]):
             return parent.field_name_for_child(index)
         return parent.field_name_for_named_child(index)
 
-    def _populate(self, tree_node: TreeNode) -> None:
+    def populate(self, tree_node: TreeNode) -> None:
         """Add the first window of a node's children (once)."""
         entry = tree_node.data
         if not isinstance(entry, AstEntry) or entry.window is not None:
@@ -199,27 +194,8 @@ class AstTree(Tree["AstEntry | Gap"]):
         entry.window = ChildWindow(tree_node, len(children), add_child, self.BATCH)
         entry.window.open()
 
-    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
-        event.stop()
-        self._populate(event.node)
-
-    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
-        event.stop()
-        data = event.node.data
-        if isinstance(data, Gap):
-            data.window.grow(data.side)
-            return
-        node = event.node
-        if node.allow_expand:
-            self._populate(node)
-            node.toggle()
-
-    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
-        event.stop()
-        if self._silent[event.node.id] > 0:
-            self._silent[event.node.id] -= 1
-            return
-        entry = event.node.data
+    def announce(self, node: TreeNode) -> None:
+        entry = node.data
         if isinstance(entry, AstEntry):
             self.post_message(AstNodeSelected(entry.node.start_byte, entry.node.end_byte))
 
@@ -245,7 +221,7 @@ class AstTree(Tree["AstEntry | Gap"]):
     def action_expand_node(self) -> None:
         node = self.cursor_node
         if node is not None and node.allow_expand:
-            self._populate(node)
+            self.populate(node)
             node.expand()
 
     # -- following the source cursor ---------------------------------------------------------
@@ -283,7 +259,7 @@ class AstTree(Tree["AstEntry | Gap"]):
             entry = tree_node.data
             if not isinstance(entry, AstEntry):
                 break
-            self._populate(tree_node)
+            self.populate(tree_node)
             if not tree_node.is_expanded:
                 tree_node.expand()
             index = self._index_of(entry, ts_node)
@@ -291,7 +267,7 @@ class AstTree(Tree["AstEntry | Gap"]):
             if child is None:
                 break
             tree_node = child
-        self.call_after_refresh(self._move_silently, tree_node)
+        self.call_after_refresh(self.move_quietly, tree_node)
 
     def _go_below(self, node: Node) -> None:
         """Move the top down so that ``node`` (at the last level shown) opens, cursor on it."""
@@ -313,7 +289,7 @@ class AstTree(Tree["AstEntry | Gap"]):
         """Put the cursor on the shown tree node of ``node``, quietly, if there is one."""
         found = [line for line in self._shown_path() if isinstance(line.data, AstEntry) and line.data.node == node]
         if found:
-            self._move_silently(found[-1])
+            self.move_quietly(found[-1])
 
     def _shown_path(self) -> list[TreeNode]:
         """The cursor's tree node and its ancestors."""
@@ -333,11 +309,3 @@ class AstTree(Tree["AstEntry | Gap"]):
             if 0 <= index < len(children) and children[index].id == child.id:
                 return index
         return None
-
-    def _move_silently(self, tree_node: TreeNode) -> None:
-        if tree_node.line < 0:
-            return
-        if tree_node.line != self.cursor_line:
-            self._silent[tree_node.id] += 1
-        self.move_cursor(tree_node)
-        self.scroll_to_node(tree_node, animate=False)

@@ -6,11 +6,9 @@ A Line-API widget, so a file cut into 20,000 tiny chunks scrolls as fast as one 
 from __future__ import annotations
 
 from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -23,6 +21,7 @@ from explorer.engine.text import display_line
 
 from ...messages import ChunkSelected
 from ...state import Chunking
+from ..line_cache import LineCache
 from ..strips import text_strip
 
 BAR_CELLS = 10
@@ -122,8 +121,8 @@ class ChunkList(ScrollView, can_focus=True):
         self.structure: FileStructure | None = None
         self.cursor: int | None = None
         self.empty_message = "no chunks"
-        self._base: Style | None = None
-        self._rows: LRUCache[tuple[int, bool, int], Strip] = LRUCache(512)
+        #: Rows by (chunk index, under the cursor, width), and the pane's base style.
+        self.rows = LineCache[tuple[int, bool, int], Strip](self, 512)
 
     # -- state in ------------------------------------------------------------------------
     def show_chunking(self, chunking: Chunking | None, structure: FileStructure | None = None) -> None:
@@ -133,7 +132,7 @@ class ChunkList(ScrollView, can_focus=True):
         count = len(chunking.chunks) if chunking else 0
         if self.cursor is not None and self.cursor >= count:
             self.cursor = None
-        self._rows.clear()
+        self.rows.clear()
         self.virtual_size = Size(self.size.width, count + 1)
         self.refresh()
 
@@ -159,22 +158,14 @@ class ChunkList(ScrollView, can_focus=True):
         elif index > top + height - 2:
             self.scroll_to(y=index - height + 2, animate=False, immediate=True)
 
-    @property
-    def base_style(self) -> Style:
-        """The widget's rich style, resolved once per style change (it is costly to compute)."""
-        if self._base is None:
-            self._base = self.rich_style
-        return self._base
-
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._base = None
-        self._rows.clear()
+        self.rows.restyle()
 
     # -- rendering ------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.base_style
+        base = self.rows.base
         if y == 0:
             return self._header(width)
         row = int(self.scroll_y) + y
@@ -186,14 +177,10 @@ class ChunkList(ScrollView, can_focus=True):
         index = row - 1
         if index >= len(self.chunking.chunks):
             return Strip.blank(width, base)
-        key = (index, index == self.cursor, width)
-        strip = self._rows.get(key)
-        if strip is None:
-            strip = self._rows[key] = self._row(index, width)
-        return strip
+        return self.rows.get((index, index == self.cursor, width), lambda: self._row(index, width))
 
     def _header(self, width: int) -> Strip:
-        base = self.base_style
+        base = self.rows.base
         style = self.get_component_rich_style("chunk-list--header")
         unit = self.chunking.options.size_unit if self.chunking else ""
         text = f"{'#':>5} {'lines':<13}{'size':<{BAR_CELLS + 1}}{unit:>6}  defines"
@@ -206,7 +193,7 @@ class ChunkList(ScrollView, can_focus=True):
         style = self.get_component_rich_style
         selected = index == self.cursor
         # The full (not partial) cursor style: its background is blended with the pane's.
-        base = style("chunk-list--cursor") if selected else self.base_style
+        base = style("chunk-list--cursor") if selected else self.rows.base
         text = Text(style=base, end="", no_wrap=True, overflow="ellipsis")
         text.append(f"{index + 1:>5} ", style("chunk-list--number", partial=True))
         lines = f"{chunk.line_range.start + 1}-{chunk.line_range.end + 1}"
@@ -242,11 +229,11 @@ class ChunkList(ScrollView, can_focus=True):
             self.post_message(ChunkSelected(self.cursor))
 
     def on_focus(self) -> None:
-        self._rows.clear()
+        self.rows.clear()
         self.refresh()
 
     def on_blur(self) -> None:
-        self._rows.clear()
+        self.rows.clear()
         self.refresh()
 
     def on_click(self, event: events.Click) -> None:

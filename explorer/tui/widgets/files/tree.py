@@ -43,11 +43,13 @@ class FileTree(DirectoryTree):
         self._languages: dict[str, str | None] = {}
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
-        # Runs in the tree's loader thread: only pure checks here.
+        # Runs in the tree's loader thread: only pure checks here. isdir follows links (a
+        # link to a folder is listed as one) and says False when stat fails (dangling link,
+        # no permission), as DirectoryTree does when it adds the entry.
         shown = []
         for path in paths:
             text = os.fspath(path)
-            is_dir = self._safe_is_dir(path)
+            is_dir = os.path.isdir(text)
             if self.rules.entry_skip_reason(text, self.rules.rel(text), is_dir) is None:
                 shown.append(path)
         return shown

@@ -17,7 +17,6 @@ from rich.syntax import PygmentsSyntaxTheme
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.cache import LRUCache
 from textual.color import Color
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -27,6 +26,7 @@ from explorer.engine.text import display_line
 
 from ...messages import SourceCursorMoved
 from ...state import Chunking, Document
+from ..line_cache import LineCache
 from ..strips import text_strip
 from .highlight import LineHighlighter, lexer_for
 from .paint import StyleMixer, paint_line
@@ -101,8 +101,9 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         self._highlighter: LineHighlighter | None = None
         self._styles: _Styles | None = None
         self._token_styles: dict[object, Style] = {}
-        self._lines: LRUCache[int, tuple[Strip, Style]] = LRUCache(1024)
-        self._gutters: LRUCache[int, Strip] = LRUCache(1024)
+        #: Each line's code (whole, cut) with the style padding it, and its gutter.
+        self.code_lines = LineCache[int, tuple[Strip, Style]](self, 1024)
+        self.gutters = LineCache[int, Strip](self, 1024)
 
     # -- state in -----------------------------------------------------------------------
     def show_document(self, document: Document, *, keep_position: bool = False) -> None:
@@ -187,21 +188,21 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         self.virtual_size = Size(self.gutter_width + width + 2, self.line_count)
 
     def _invalidate(self) -> None:
-        self._lines.clear()
-        self._gutters.clear()
+        self.code_lines.clear()
+        self.gutters.clear()
         self.refresh()
 
     def _invalidate_line(self, line: int) -> None:
-        self._lines.discard(line)
-        self._gutters.discard(line)
+        self.code_lines.discard(line)
+        self.gutters.discard(line)
         self.refresh_line(line)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles = None
         self._token_styles.clear()
-        self._lines.clear()
-        self._gutters.clear()
+        self.code_lines.restyle()
+        self.gutters.restyle()
 
     # -- rendering ----------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
@@ -220,13 +221,8 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
                     text.align("center", width)
                     return text_strip(text, self.app.console, styles.message).crop_extend(0, width, base)
             return Strip.blank(width, base)
-        gutter = self._gutters.get(line)
-        if gutter is None:
-            gutter = self._gutters[line] = self._render_gutter(line)
-        cached = self._lines.get(line)
-        if cached is None:
-            cached = self._lines[line] = self._render_code(line)
-        code, pad = cached
+        gutter = self.gutters.get(line, lambda: self._render_gutter(line))
+        code, pad = self.code_lines.get(line, lambda: self._render_code(line))
         code_width = max(0, width - self.gutter_width)
         return Strip.join([gutter, code.crop_extend(scroll_x, scroll_x + code_width, pad)])
 
@@ -238,7 +234,7 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
             background = self.background_colors[1]
             accent = Color.parse(self.app.current_theme.accent or "#ffa62b")
             component = self.get_component_rich_style
-            base = self.rich_style
+            base = self.code_lines.base
             self._styles = _Styles(
                 base=base,
                 number=base + component("source-view--line-number", partial=True),
