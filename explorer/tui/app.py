@@ -37,7 +37,7 @@ from .screens.explore import ExploreScreen
 from .screens.export import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .state import Document, needs_reparse
-from .tools import ToolCommands, open_compare, open_sweep, open_teach
+from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
 from .processes import prepare_process_pools
 from .workers import DocumentService
 
@@ -75,6 +75,8 @@ class ChunkExplorerApp(App[int]):
                 tooltip="Step through how the open file (or a sample) is chunked"),
         Binding("c", "compare", "Compare", id="tools.compare",
                 tooltip="The open file chunked two ways, side by side"),
+        Binding("r", "queries", "Queries", id="tools.queries", show=False,
+                tooltip="Retrieval query by query: which settings find each definition from its doc"),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit the explorer"),
     ]
 
@@ -255,6 +257,9 @@ class ChunkExplorerApp(App[int]):
 
     def action_sweep(self) -> None:
         open_sweep(self)
+
+    def action_queries(self) -> None:
+        open_queries(self)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
