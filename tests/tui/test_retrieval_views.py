@@ -117,10 +117,10 @@ async def test_queries_view_lists_ranks_and_draws_target_and_top_chunks(project:
         for q, query in enumerate(want.queries):
             cells = cell_texts(table, q)
             assert cells[0] == str(q + 1)
-            assert query.text[:20] in cells[1]
-            assert cells[2] == f"{query.path}:{query.line_start + 1}"
             ranks = [str(s.outcomes[q].rank) if s.outcomes[q].rank is not None else ">10" for s in want.settings]
-            assert cells[3:] == ranks
+            assert cells[1:4] == ranks
+            assert query.text[:20] in cells[4]
+            assert cells[5] == f"{query.path}:{query.line_start + 1}"
 
         # A query whose top 5 (under the reference) holds both a hit and a miss in the target's own file.
         run: RetrievalRun = screen.run  # type: ignore[assignment]
@@ -135,6 +135,8 @@ async def test_queries_view_lists_ranks_and_draws_target_and_top_chunks(project:
         top = want.settings[0].outcomes[chosen].top
         view = screen.source_view
         assert view.document is not None and view.document.path.endswith(query.path)
+        await wait_for(pilot, lambda: view.scroll_y <= query.line_start < view.scroll_y + view.scrollable_content_region.height,
+                       what="the target scrolled into view")
         styles = screen.overlay_styles
         source = view.document.source
 
@@ -170,6 +172,8 @@ async def test_queries_view_lists_ranks_and_draws_target_and_top_chunks(project:
         detail = rendered(screen.query_one("#queries-detail", Static).content)
         assert query.text[:30] in detail
         assert "✓ hit" in detail and "✗ miss" in detail
+        for chunk in top:
+            assert f"{chunk.rank} {'✓ hit ' if chunk.hit else '✗ miss'}  {chunk.path}:{chunk.line_start + 1}–" in detail
         for k, setting in enumerate(want.settings):
             rank = setting.outcomes[chosen].rank
             assert f"{run.labels()[k]}{' (ref)' if k == 0 else ''}: rank {rank if rank else '>10'}" in detail
@@ -233,3 +237,40 @@ async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="help")
         help_text = "\n".join(str(line[0]) for line in app.screen.query_one("#help-text").lines)  # type: ignore[attr-defined]
         assert "Queries view" in help_text and "Order the queries" in help_text
+
+
+async def test_choosing_a_query_scrolls_its_target_into_view(project: Path):
+    app = make_app(project, max_size=300)
+    async with app.run_test(size=(160, 24)) as pilot:  # a short view: targets far down are off screen
+        await pilot.pause()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
+                       what="the evaluation")
+        screen: QueriesScreen = app.screen  # type: ignore[assignment]
+        view = screen.source_view
+        queries = screen.run.result.queries  # type: ignore[union-attr]
+        lowest = max(range(len(queries)), key=lambda q: queries[q].line_start)
+        assert queries[lowest].line_start > 2 * view.scrollable_content_region.height
+        screen.query_one(QueryTable).move_cursor(row=lowest)
+        line = queries[lowest].line_start
+        await wait_for(pilot, lambda: view.scroll_y <= line < view.scroll_y + view.scrollable_content_region.height,
+                       what="the target scrolled into view")
+        assert view.cursor_line == line
+
+
+async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: Path):
+    root = tmp_path / "code"
+    shutil.copytree(Path(__file__).parents[2] / "explorer", root)
+    app = make_app(root, max_size=1000)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.action_sweep()
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.result is not None,
+                       timeout=60, what="the sweep")
+        workers = [w for w in app.workers if w.group == "retrieval"]
+        assert workers and not workers[0].is_finished, "the retrieval evaluation starts after the sweep"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SweepScreen), what="the explorer")
+        await wait_for(pilot, lambda: all(w.is_finished for w in workers), timeout=20,
+                       what="the cancelled run to stop")
+        assert workers[0].is_cancelled

@@ -39,7 +39,7 @@ def query_detail(run: RetrievalRun, query: int, setting: int) -> Group:
     for chunk in top:
         row = Text(f"{chunk.rank:>2} ")
         row.append("✓ hit " if chunk.hit else "✗ miss", style=HIT if chunk.hit else MISSED)
-        row.append(shown(f"  {chunk.path}:{chunk.line_start + 1}–{chunk.line_end + 1}", 80))
+        row.append("  " + shown(f"{chunk.path}:{chunk.line_start + 1}–{chunk.line_end + 1}", 80))
         row.append(f"  {chunk.nws:,} nws, {chunk.overlap:,} of the target", style=LABEL)
         lines.append(row)
     if not top:
@@ -53,7 +53,7 @@ class QueryDetail(Static):
     """What the queries view says about the highlighted query."""
 
     DEFAULT_CSS = """
-    QueryDetail { height: auto; max-height: 50%; padding: 0 1; }
+    QueryDetail { height: 45%; padding: 0 1; }  /* fixed: a changing height would move the table under its cursor */
     """
 
     def show_query(self, run: RetrievalRun, query: int, setting: int) -> None:

@@ -72,7 +72,7 @@ class QueriesScreen(Screen):
         #queries-progress.-idle { display: none; }
         #queries-status { width: 1fr; color: $text-muted; padding: 0 0 0 1; }
         #queries-main { height: 1fr; }
-        #queries-left { width: 1fr; }
+        #queries-left { width: 55%; }
         #queries-source { width: 1fr; }
         QueryTable, QueryDetail, #queries-source {
             border: round $panel-lighten-2;
@@ -205,7 +205,8 @@ class QueriesScreen(Screen):
         view.show_document(document)
         view.set_overlays(query_overlays(run, query, setting, self.overlay_styles))
         view.border_title = f"{target.path} · as chunked by {run.labels()[setting]}"
-        view.reveal(target.start, target.end)
+        # After the next refresh: the new document's size must be laid out before scrolling in it.
+        self.call_after_refresh(view.reveal, target.start, target.end)
 
     @property
     def overlay_styles(self) -> OverlayStyles:

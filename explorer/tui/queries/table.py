@@ -11,7 +11,8 @@ from explorer.engine.text import display_line
 
 from .model import RetrievalRun, rank_text, spread
 
-QUERY_WIDTH = 48
+QUERY_WIDTH = 32
+TARGET_WIDTH = 22
 FIRST = Style(color="#5fd75f", bold=True)
 TOP5 = Style(color="#87d787")
 TOP10 = Style(color="#ffd670")
@@ -22,6 +23,12 @@ def shown(text: str, width: int) -> str:
     """File-derived text made safe for one cell (control characters visible), cut to ``width``."""
     safe = display_line(" ".join(text.split()), 4)[0]
     return safe if len(safe) <= width else safe[: width - 1] + "…"
+
+
+def shown_tail(text: str, width: int) -> str:
+    """Like :func:`shown`, cut at the start instead (a path's end says the most)."""
+    safe = display_line(" ".join(text.split()), 4)[0]
+    return safe if len(safe) <= width else "…" + safe[len(safe) - width + 1:]
 
 
 def rank_cell(rank: int | None) -> Text:
@@ -45,12 +52,12 @@ class QueryTable(DataTable):
         self.run = run
         self.clear(columns=True)
         self.add_column("#", key="#")
-        self.add_column("query", key="query")
-        self.add_column("target", key="target")
         varied = run.result.varied
-        for k, setting in enumerate(run.settings):
+        for k, setting in enumerate(run.settings):  # the ranks first: they are what the view is about
             header = " ".join(str(getattr(setting.options, name)) for name in varied)
             self.add_column(Text(header, justify="right"), key=f"setting-{k}")
+        self.add_column("query", key="query")
+        self.add_column("target", key="target")
         self._fill()
 
     def toggle_order(self) -> None:
@@ -76,12 +83,10 @@ class QueryTable(DataTable):
             order.sort(key=lambda q: -spread(run, q))
         for q in order:
             query = run.result.queries[q]
-            cells = [
-                Text(str(q + 1), justify="right"),
-                Text(shown(query.text, QUERY_WIDTH)),
-                Text(shown(f"{query.path}:{query.line_start + 1}", 32)),
-            ]
+            cells = [Text(str(q + 1), justify="right")]
             cells += [rank_cell(setting.outcomes[q].rank) for setting in run.settings]
+            cells += [Text(shown(query.text, QUERY_WIDTH)),
+                      Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH))]
             self.add_row(*cells, key=str(q))
         if keep is not None:
             self.move_cursor(row=self.get_row_index(str(keep)))
