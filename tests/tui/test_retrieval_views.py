@@ -274,3 +274,33 @@ async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: P
         await wait_for(pilot, lambda: all(w.is_finished for w in workers), timeout=20,
                        what="the cancelled run to stop")
         assert workers[0].is_cancelled
+
+
+async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(project: Path):
+    from explorer.tui.queries.model import spread
+    from explorer.tui.tools import tool_commands
+
+    app = make_app(project, max_size=300)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "queries: which settings retrieve each query" in [name for name, _, _ in tool_commands(app)]
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"queries: which")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
+                       what="the evaluation")
+        screen: QueriesScreen = app.screen  # type: ignore[assignment]
+        run = screen.run
+        assert run is not None
+        table = screen.query_one(QueryTable)
+        table.focus()
+        as_found = [cell_texts(table, row)[0] for row in range(table.row_count)]
+        assert as_found == [str(q + 1) for q in range(len(run.result.queries))]
+        await pilot.press("o")
+        await pilot.pause()
+        ordered = [int(cell_texts(table, row)[0]) - 1 for row in range(table.row_count)]
+        spreads = [spread(run, q) for q in ordered]
+        assert spreads == sorted(spreads, reverse=True) and spreads[0] > spreads[-1]
+        assert sorted(ordered) == list(range(len(run.result.queries)))

@@ -72,8 +72,14 @@ def setting_label(result: EvalResult, setting: SettingEval) -> str:
     return " ".join(str(getattr(setting.options, name)) for name in result.varied)
 
 
+NO_QUERIES = ("No queries: no function, method or class here has a doc of 8 words or more, so there is "
+              "nothing to retrieve (chunk-explorer eval --queries FILE.jsonl takes your own).")
+
+
 def whisker_chart(result: EvalResult) -> Group:
     """One row per setting, one whisker per measure, and a legend."""
+    if not result.queries:
+        return Group(Text(NO_QUERIES, style=NOTE))
     low, high = scale_of(result)
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("#", justify="right")
