@@ -55,10 +55,10 @@ async def test_sweep_shows_retrieval_whiskers_and_marks_settings_not_separated(p
                        what="the sweep")
         screen = app.screen
         sizes = screen.query_one("#sweep-sizes", Input)
+        panel = screen.query_one(RetrievalPanel)
         sizes.value = "40, 300, 1500"
         sizes.focus()
         await pilot.press("enter")
-        panel = screen.query_one(RetrievalPanel)
         await wait_for(pilot, lambda: panel.run is not None and len(panel.run.settings) == 3,
                        what="the retrieval evaluation")
         await pilot.pause()

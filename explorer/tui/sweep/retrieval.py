@@ -72,6 +72,13 @@ class RetrievalPanel(Vertical):
         self._chart(Text(f"Evaluating retrieval of {len(settings)} settings …", style=NOTE))
         start_evaluation(self, root, settings, self.generation, reference=reference, walk=walk, jobs=jobs)
 
+    def reset(self) -> None:
+        """A new sweep started: stop the evaluation of the old settings, wait for the new ones."""
+        self.generation += 1
+        self.app.workers.cancel_node(self)
+        self.query_one(ProgressBar).add_class("-idle")
+        self._chart(Text("Retrieval is evaluated once the sweep has measured the settings.", style=NOTE))
+
     def _chart(self, renderable: RenderableType) -> None:
         self.query_one("#retrieval-chart", Static).update(renderable)
 

@@ -149,6 +149,7 @@ class SweepScreen(Screen):
         progress = self.query_one(ProgressBar)
         progress.update(total=None, progress=0)
         self._status(f"Sweeping {len(settings)} settings over {self.root} …")
+        self.query_one(RetrievalPanel).reset()
         walk = getattr(self.app, "walk_options", None)
         if self.jobs != 1:
             prepare_process_pools()
