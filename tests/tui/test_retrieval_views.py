@@ -225,8 +225,10 @@ async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path):
         await pilot.pause()
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen), what="the queries view")
-        workers = [w for w in app.workers if w.group == "retrieval"]
-        assert workers and not workers[0].is_finished
+        # The screen starts its evaluation when mounted.
+        workers = await wait_for(pilot, lambda: [w for w in app.workers if w.group == "retrieval"],
+                                 what="the evaluation to start")
+        assert not workers[0].is_finished
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, QueriesScreen), what="the explorer")
         await wait_for(pilot, lambda: all(w.is_finished for w in workers), timeout=20,
