@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,34 @@ MARKS = re.compile(r"(ref|▲|▼|≈)")
 def _in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SweepScreen, "jobs", 1)
     monkeypatch.setattr(QueriesScreen, "jobs", 1)
+
+
+class Watched:
+    """Wraps the real ``evaluate_directory`` of the worker: holds the run at its first
+    progress report until ``release`` is set (so the test acts while it is surely
+    running), and records what it returned, and when."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
+        import explorer.tui.queries.runner as runner
+
+        self.release = threading.Event()
+        self.done = threading.Event()
+        self.results: list[object] = []
+        real = runner.evaluate_directory
+
+        def watched(*args, on_progress, **kwargs):
+            def held(progress):
+                self.release.wait(30)
+                on_progress(progress)
+
+            try:
+                result = real(*args, on_progress=held, **kwargs)
+                self.results.append(result)
+                return result
+            finally:
+                self.done.set()
+
+        monkeypatch.setattr(runner, "evaluate_directory", watched)
 
 
 def engine_result(root: Path, settings: list[ChunkOptions], reference: int):
@@ -216,8 +245,9 @@ async def test_the_lesson_names_the_setting_that_cut_the_definition(project: Pat
         assert lesson in " ".join(detail.split())
 
 
-async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path):
-    # A bigger tree: the explorer's own sources, a few hundred definitions with docs.
+async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    watched = Watched(monkeypatch)
+    # A real tree: the explorer's own sources, a few hundred definitions with docs.
     root = tmp_path / "code"
     shutil.copytree(Path(__file__).parents[2] / "explorer", root)
     app = make_app(root, max_size=300)
@@ -225,15 +255,17 @@ async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path):
         await pilot.pause()
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen), what="the queries view")
+        screen: QueriesScreen = app.screen  # type: ignore[assignment]
         # The screen starts its evaluation when mounted.
-        workers = await wait_for(pilot, lambda: [w for w in app.workers if w.group == "retrieval"],
-                                 what="the evaluation to start")
-        assert not workers[0].is_finished
+        worker = await wait_for(pilot, lambda: screen.evaluation, what="the evaluation to start")
+        assert not worker.is_finished, screen.query_one("#queries-status", Static).content
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, QueriesScreen), what="the explorer")
-        await wait_for(pilot, lambda: all(w.is_finished for w in workers), timeout=20,
-                       what="the cancelled run to stop")
-        assert workers[0].is_cancelled
+        assert worker.is_cancelled
+        # The thread itself stops: the engine polls the cancellation and the run gives up (None).
+        watched.release.set()
+        await wait_for(pilot, watched.done.is_set, timeout=20, what="the evaluation thread to stop")
+        assert watched.results == [None] and screen.run is None
         # The explorer still answers.
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="help")
@@ -260,7 +292,8 @@ async def test_choosing_a_query_scrolls_its_target_into_view(project: Path):
         assert view.cursor_line == line
 
 
-async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: Path):
+async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    watched = Watched(monkeypatch)
     root = tmp_path / "code"
     shutil.copytree(Path(__file__).parents[2] / "explorer", root)
     app = make_app(root, max_size=1000)
@@ -273,9 +306,10 @@ async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: P
         assert workers and not workers[0].is_finished, "the retrieval evaluation starts after the sweep"
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, SweepScreen), what="the explorer")
-        await wait_for(pilot, lambda: all(w.is_finished for w in workers), timeout=20,
-                       what="the cancelled run to stop")
         assert workers[0].is_cancelled
+        watched.release.set()
+        await wait_for(pilot, watched.done.is_set, timeout=20, what="the evaluation thread to stop")
+        assert watched.results == [None]
 
 
 async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(project: Path):

@@ -24,6 +24,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, ProgressBar, Static
+from textual.worker import Worker
 
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions
@@ -94,6 +95,8 @@ class QueriesScreen(Screen):
         self.walk = walk
         self.generation = 0
         self.shown_setting = self.reference
+        #: The worker of the latest evaluation (None: the view was opened on a finished one).
+        self.evaluation: Worker[None] | None = None
         self._files: dict[str, LoadedFile] = {}
 
     def compose(self) -> ComposeResult:
@@ -131,10 +134,6 @@ class QueriesScreen(Screen):
             self.action_rerun()
 
     # -- running ---------------------------------------------------------------------------------
-    @property
-    def running(self) -> bool:
-        return any(w.node is self and not w.is_finished for w in self.app.workers)
-
     def action_rerun(self) -> None:
         if not self.settings:
             self.notify("No settings to evaluate", severity="warning")
@@ -144,8 +143,8 @@ class QueriesScreen(Screen):
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
         self._status(f"Evaluating {len(self.settings)} settings over {self.root} …")
-        start_evaluation(self, self.root, self.settings, self.generation, reference=self.reference, walk=self.walk,
-                         jobs=self.jobs)
+        self.evaluation = start_evaluation(self, self.root, self.settings, self.generation, reference=self.reference,
+                                           walk=self.walk, jobs=self.jobs)
 
     @on(RetrievalProgressed)
     def _progressed(self, message: RetrievalProgressed) -> None:

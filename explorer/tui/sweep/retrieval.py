@@ -58,10 +58,6 @@ class RetrievalPanel(Vertical):
     def on_mount(self) -> None:
         self.border_title = "Retrieval (v: queries view)"
 
-    @property
-    def running(self) -> bool:
-        return any(w.node is self and not w.is_finished for w in self.app.workers)
-
     def evaluate(self, root: str, settings: Sequence[ChunkOptions], *, reference: int = 0,
                  walk: WalkOptions | None = None, jobs: int | None = None) -> None:
         """Start evaluating ``settings`` (a running evaluation is cancelled)."""
