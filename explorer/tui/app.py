@@ -42,7 +42,7 @@ from .screens.explore import ExploreScreen
 from .screens.export import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .state import Document, needs_reparse
-from .tools import ToolCommands, open_compare, open_sweep, open_teach
+from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
 from .processes import start_resource_tracker
 from .wording import counted
 from .workers import DocumentService
@@ -85,6 +85,8 @@ class ChunkExplorerApp(App[int]):
                 tooltip="The open file chunked two ways, side by side"),
         Binding("o", "open_anyway", "Open anyway", show=False, id="file.open_anyway",
                 tooltip="Open the file refused for its size anyway"),
+        Binding("r", "queries", "Queries", id="tools.queries", show=False,
+                tooltip="Retrieval query by query: which settings find each definition from its doc"),
         Binding("q,ctrl+c", "quit", "Quit", key_display="q", id="app.quit", tooltip="Quit the explorer"),
     ]
 
@@ -301,6 +303,9 @@ class ChunkExplorerApp(App[int]):
 
     def action_sweep(self) -> None:
         open_sweep(self)
+
+    def action_queries(self) -> None:
+        open_queries(self)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -1,5 +1,6 @@
-"""Opening the teaching and tuning tools (teach mode, compare view, sweep panel) from the
-explorer, and their palette commands ("teach: ...", "compare: ...", "sweep: ...").
+"""Opening the teaching and tuning tools (teach mode, compare view, sweep panel, queries
+view) from the explorer, and their palette commands ("teach: ...", "compare: ...",
+"sweep: ...", "queries: ...").
 
 Each tool is a screen pushed over the explorer; escape brings the explorer back.
 Opening a tool from another tool replaces it, so the stack stays one deep.
@@ -25,10 +26,11 @@ DEFAULT_SAMPLE = "python"
 
 def _tool_screens() -> tuple[type[Screen], ...]:
     from .compare.screen import CompareScreen
+    from .queries.screen import QueriesScreen
     from .sweep.screen import SweepScreen
     from .teach.screen import TeachScreen
 
-    return TeachScreen, CompareScreen, SweepScreen
+    return TeachScreen, CompareScreen, SweepScreen, QueriesScreen
 
 
 def _show(app: ChunkExplorerApp, screen: Screen) -> None:
@@ -75,6 +77,15 @@ def open_sweep(app: ChunkExplorerApp) -> None:
     _show(app, SweepScreen(app.root))
 
 
+def open_queries(app: ChunkExplorerApp) -> None:
+    """The queries view over the explored directory: the explorer's settings (the
+    reference) against the other strategy and double the max size."""
+    from .queries.screen import QueriesScreen, default_settings
+
+    if isinstance(app.screen, QueriesScreen):
+        return
+    _show(app, QueriesScreen(app.root, settings=default_settings(app.options), walk=app.walk_options))
+
 
 
 def tool_commands(app: ChunkExplorerApp) -> list[Command]:
@@ -91,6 +102,8 @@ def tool_commands(app: ChunkExplorerApp) -> list[Command]:
     ]
     commands.append(("sweep: measure settings over the directory", partial(open_sweep, app),
                      "Chunk every file under several max sizes; compare; save the chosen one"))
+    commands.append(("queries: which settings retrieve each query", partial(open_queries, app),
+                     "Retrieval per query from the code's docs: ranks per setting, the target and top 5 in the source"))
     return commands
 
 

@@ -79,6 +79,9 @@ def help_lines(app: App) -> list[Line]:
     lines += binding_lines("Teach mode (t)", list(TeachScreen.BINDINGS))
     lines += binding_lines("Compare view (c)", list(CompareScreen.BINDINGS))
     lines += binding_lines("Sweep (palette: sweep)", list(SweepScreen.BINDINGS))
+    from ..queries.screen import QueriesScreen
+
+    lines += binding_lines("Queries view (r, or v in the sweep)", list(QueriesScreen.BINDINGS))
     return lines
 
 

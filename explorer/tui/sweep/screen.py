@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
@@ -31,6 +31,7 @@ from ..messages import SettingChosen
 from ..view import explorer_state
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
+from .retrieval import RetrievalPanel
 
 LABEL = Style(dim=True)
 
@@ -80,6 +81,8 @@ class SweepScreen(Screen):
         Binding("enter", "apply", "Use", id="sweep.apply", tooltip="Use the highlighted setting in the explorer"),
         Binding("s", "save", "Save", id="sweep.save",
                 tooltip="Use the highlighted setting and write it to the project's settings file"),
+        Binding("v", "queries", "Queries", id="sweep.queries",
+                tooltip="The retrieval evaluation query by query (the target's rank under each setting)"),
         Binding("escape", "leave", "Explorer", id="sweep.leave", tooltip="Back to the explorer"),
     ]
 
@@ -115,9 +118,10 @@ class SweepScreen(Screen):
             yield Label(f"max sizes ({options.size_unit}):")
             yield Input(",".join(map(str, sizes)), id="sweep-sizes")
             yield ProgressBar(id="sweep-progress", show_eta=False)
-        with Vertical():
+        with VerticalScroll():
             yield DataTable(id="sweep-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="sweep-chart")
+            yield RetrievalPanel(id="sweep-retrieval")
             yield Static(id="sweep-status")
         yield KeyFooter()
 
@@ -144,9 +148,10 @@ class SweepScreen(Screen):
         except ValueError as error:
             self.notify(str(error), title="Cannot sweep", severity="error", markup=False)
             return
-        progress = self.query_one(ProgressBar)
+        progress = self.query_one("#sweep-progress", ProgressBar)
         progress.update(total=None, progress=0)
         self._status(f"Sweeping {len(settings)} settings over {self.root} …")
+        self.query_one(RetrievalPanel).reset()
         root, walk, jobs = self.root, explorer_state(self).walk_options, self.jobs
 
         def run(cancelled: Callable[[], bool]) -> SweepResult:
@@ -170,7 +175,7 @@ class SweepScreen(Screen):
 
     @on(SweepProgressed)
     def _progressed(self, message: SweepProgressed) -> None:
-        self.query_one(ProgressBar).update(total=max(1, message.total), progress=message.done)
+        self.query_one("#sweep-progress", ProgressBar).update(total=max(1, message.total), progress=message.done)
 
     @on(SweepFinished)
     def _finished(self, message: SweepFinished) -> None:
@@ -184,7 +189,7 @@ class SweepScreen(Screen):
             marker = "*" if setting.options == current else ""
             table.add_row(*table_cells(setting, marker), key=str(setting.index))
         self.query_one("#sweep-chart", Static).update(sweep_chart(result))
-        progress = self.query_one(ProgressBar)
+        progress = self.query_one("#sweep-progress", ProgressBar)
         progress.update(total=max(1, result.files), progress=result.files)
         skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
         failed = f", {len(result.failed)} failed" if result.failed else ""
@@ -194,6 +199,7 @@ class SweepScreen(Screen):
             f"sizes in {unit} · * = the setting in use · index = {result.embedding_dim}-d float32 vectors + text"
         )
         table.focus()
+        self._evaluate_retrieval(result)
 
     @on(SweepFailed)
     def _failed(self, message: SweepFailed) -> None:
@@ -238,6 +244,24 @@ class SweepScreen(Screen):
         for setting in self.result.settings:
             label = f"{setting.index + 1}{'*' if setting.options == current else ''}"
             table.update_cell(str(setting.index), "#", label)
+
+    # -- retrieval (see retrieval.py) ----------------------------------------------------------
+    def _evaluate_retrieval(self, result: SweepResult) -> None:
+        settings = [setting.options for setting in result.settings]
+        if not settings:
+            return
+        reference = settings.index(self.options) if self.options in settings else 0
+        self.query_one(RetrievalPanel).evaluate(self.root, settings, reference=reference,
+                                                walk=getattr(self.app, "walk_options", None), jobs=self.jobs)
+
+    def action_queries(self) -> None:
+        from ..queries.screen import QueriesScreen
+
+        run = self.query_one(RetrievalPanel).run
+        if run is None:
+            self.notify("The retrieval evaluation has not finished yet", severity="warning")
+            return
+        self.app.push_screen(QueriesScreen(self.root, run=run))
 
     def action_leave(self) -> None:
         self.dismiss()

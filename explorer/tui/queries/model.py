@@ -1,0 +1,193 @@
+"""The retrieval evaluation as the explorer runs and shows it (no Textual imports).
+
+:func:`evaluate_directory` reads the explored directory with the walker's rules and
+runs the engine's evaluation (:mod:`explorer.engine.retrieval`) over a grid of
+settings. Besides the engine's :class:`EvalResult` it keeps what the queries view
+draws: for every setting, the chunks of each file that holds a query target (in
+the original file's bytes) and how many of them the target was cut into, and the
+target files' bytes. Everything else the engine built is dropped.
+
+:func:`lesson` says, for one query, what the settings did to its definition ("the
+lines strategy cut this definition into 3 pieces: not in the top 10; AST kept it
+whole: rank 2").
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from explorer.engine.options import ChunkOptions
+from explorer.engine.retrieval import (
+    CHUNKING, EvalConfig, EvalProgress, EvalResult, SettingEval, evaluate_prepared, prepare,
+)
+from explorer.engine.retrieval.bm25 import BM25Retriever
+from explorer.workspace.sources import read_sources
+from explorer.workspace.walk import WalkOptions, plan
+
+#: Share of the progress bar given to chunking; the settings share the rest.
+CHUNKING_SHARE = 0.4
+#: Rank measures are computed to this depth: a target found lower shows as "> 10".
+RANK_DEPTH = 10
+
+
+@dataclass(frozen=True, slots=True)
+class RunProgress:
+    """``fraction`` of the run done (0..1) and what is going on."""
+
+    fraction: float
+    text: str
+
+
+@dataclass(slots=True)
+class RetrievalRun:
+    """An evaluation and what the queries view needs to draw it.
+
+    ``pieces[s][q]``: how many chunks of setting ``s`` (index in
+    ``result.settings``) overlap query ``q``'s target; ``chunks[s][path]``: the
+    chunks of a target file under setting ``s`` as original-file byte ranges;
+    ``sources[path]``: a target file's bytes."""
+
+    root: str
+    result: EvalResult
+    pieces: list[list[int]] = field(default_factory=list)
+    chunks: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
+    sources: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> list[SettingEval]:
+        return self.result.settings
+
+    def labels(self) -> list[str]:
+        """Each setting named by the fields that vary in the grid (``max_size=500 strategy=lines``)."""
+        varied = self.result.varied
+        return [setting.label(varied) for setting in self.settings]
+
+
+def evaluate_directory(
+    root: str,
+    settings: Sequence[ChunkOptions],
+    *,
+    reference: int = 0,
+    walk: WalkOptions | None = None,
+    jobs: int | None = None,
+    config: EvalConfig | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> RetrievalRun | None:
+    """Evaluate ``settings`` on the files under ``root`` with BM25 and doc queries.
+    None when stopped (``should_stop`` is polled between files, settings and steps)."""
+    walk = walk or WalkOptions()
+    settings = list(dict.fromkeys(settings))
+    if not settings:
+        raise ValueError("nothing to evaluate: no settings")
+    files_plan = plan([root], walk, root=root)
+    sources, _ = read_sources(files_plan, walk.max_file_size)
+    if should_stop():
+        return None
+    config = config or EvalConfig()
+    finished = 0
+
+    def report(fraction: float, text: str) -> None:
+        if on_progress is not None:
+            on_progress(RunProgress(min(1.0, fraction), text))
+
+    def progressed(event: EvalProgress) -> None:
+        if event.stage == CHUNKING:
+            total = event.total or len(sources) or 1
+            report(CHUNKING_SHARE * event.done / total, f"chunking {event.done:,}/{total:,} files")
+        else:
+            share = (1 - CHUNKING_SHARE) / len(settings)
+            step = 0.5 * event.done / event.total if event.total else 0.0
+            report(CHUNKING_SHARE + share * (finished + step),
+                   f"setting {finished + 1}/{len(settings)}: {event.stage}")
+
+    def setting_done(_: SettingEval) -> None:
+        nonlocal finished
+        finished += 1
+        report(CHUNKING_SHARE + (1 - CHUNKING_SHARE) * finished / len(settings),
+               f"{finished}/{len(settings)} settings scored")
+
+    report(0.0, f"reading {len(sources):,} files")
+    prepared = prepare(sources, settings, config=config, jobs=jobs, on_progress=progressed, should_stop=should_stop)
+    if not prepared.complete or should_stop():
+        return None
+    result = evaluate_prepared(prepared, BM25Retriever(), config=config, reference=reference,
+                               on_progress=progressed, on_setting=setting_done, should_stop=should_stop)
+    if not result.complete:
+        return None
+    run = RetrievalRun(root, result)
+    target_files = sorted({target.file for target in prepared.targets})
+    for setting in result.settings:
+        index = setting.index  # the setting's position in prepared.settings
+        spans_by_file: dict[str, list[tuple[int, int]]] = {}
+        for file_index in target_files:
+            corpus_file = prepared.files[file_index]
+            masked = corpus_file.masked
+            spans_by_file[corpus_file.path] = [
+                (masked.to_original(start), masked.to_original(end, end=True))
+                for start, end, _ in corpus_file.chunks.spans[index]
+            ]
+        run.chunks.append(spans_by_file)
+        run.pieces.append([
+            _pieces(prepared.files[target.file].chunks.spans[index], target.start, target.end)
+            for target in prepared.targets
+        ])
+    for file_index in target_files:
+        corpus_file = prepared.files[file_index]
+        run.sources[corpus_file.path] = corpus_file.masked.original
+    return run
+
+
+def _pieces(spans: list[tuple[int, int, int]], start: int, end: int) -> int:
+    """How many of a file's chunks (sorted, disjoint) overlap the byte range [start, end)."""
+    at = max(0, bisect_left(spans, (start,)) - 1)
+    count = 0
+    while at < len(spans) and spans[at][0] < end:
+        if spans[at][1] > start:
+            count += 1
+        at += 1
+    return count
+
+
+# -- words for the view --------------------------------------------------------------------
+def rank_text(rank: int | None) -> str:
+    return str(rank) if rank is not None else f">{RANK_DEPTH}"
+
+
+def kept_or_cut(pieces: int, what: str = "it") -> str:
+    """``kept it whole`` or ``cut it into 3 pieces`` (``what``: how to name the definition)."""
+    return f"kept {what} whole" if pieces <= 1 else f"cut {what} into {pieces} pieces"
+
+
+def _order(rank: int | None) -> int:
+    return rank if rank is not None else RANK_DEPTH + 1
+
+
+def spread(run: RetrievalRun, query: int) -> int:
+    """How far apart the settings rank a query's target (0: all the same)."""
+    ranks = [_order(setting.outcomes[query].rank) for setting in run.settings]
+    return max(ranks) - min(ranks) if ranks else 0
+
+
+def lesson(run: RetrievalRun, query: int) -> str:
+    """One sentence on what the settings did to the query's definition: the worst
+    setting against the best one, or that they agree."""
+    settings = run.settings
+    if not settings:
+        return ""
+    labels = run.labels()
+    ranks = [setting.outcomes[query].rank for setting in settings]
+    pieces = [run.pieces[s][query] for s in range(len(settings))]
+    best = min(range(len(settings)), key=lambda s: (_order(ranks[s]), s))
+    worst = max(range(len(settings)), key=lambda s: (_order(ranks[s]), -s))
+    if len(settings) == 1 or _order(ranks[best]) == _order(ranks[worst]):
+        where = f"rank {rank_text(ranks[best])}" if ranks[best] is not None else f"not in the top {RANK_DEPTH}"
+        return f"Every setting: {where}."
+    return (f"{labels[worst]} {kept_or_cut(pieces[worst], 'this definition')}: {_found(ranks[worst])}; "
+            f"{labels[best]} {kept_or_cut(pieces[best])}: {_found(ranks[best])}.")
+
+
+def _found(rank: int | None) -> str:
+    return f"rank {rank}" if rank is not None else f"not in the top {RANK_DEPTH}"

@@ -1,0 +1,92 @@
+"""The query list: one row per query, the rank of its target under each setting."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable
+
+from explorer.engine.text import display_line
+
+from .model import RetrievalRun, rank_text, spread
+
+QUERY_WIDTH = 32
+TARGET_WIDTH = 22
+FIRST = Style(color="#5fd75f", bold=True)
+TOP5 = Style(color="#87d787")
+TOP10 = Style(color="#ffd670")
+MISSED = Style(color="#ff5f5f")
+
+
+def shown(text: str, width: int) -> str:
+    """File-derived text made safe for one cell (control characters visible), cut to ``width``."""
+    safe = display_line(" ".join(text.split()), 4)[0]
+    return safe if len(safe) <= width else safe[: width - 1] + "…"
+
+
+def shown_tail(text: str, width: int) -> str:
+    """Like :func:`shown`, cut at the start instead (a path's end says the most)."""
+    safe = display_line(" ".join(text.split()), 4)[0]
+    return safe if len(safe) <= width else "…" + safe[len(safe) - width + 1:]
+
+
+def rank_cell(rank: int | None) -> Text:
+    style = MISSED if rank is None else FIRST if rank == 1 else TOP5 if rank <= 5 else TOP10
+    return Text(rank_text(rank), style=style, justify="right")
+
+
+class QueryTable(DataTable):
+    """Queries with their target's rank per setting; ``o`` orders by disagreement."""
+
+    DEFAULT_CSS = """
+    QueryTable { height: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None):
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.run: RetrievalRun | None = None
+        self.by_disagreement = False
+
+    def show_run(self, run: RetrievalRun) -> None:
+        self.run = run
+        self.clear(columns=True)
+        self.add_column("#", key="#")
+        varied = run.result.varied
+        for k, setting in enumerate(run.settings):  # the ranks first: they are what the view is about
+            header = " ".join(str(getattr(setting.options, name)) for name in varied)
+            self.add_column(Text(header, justify="right"), key=f"setting-{k}")
+        self.add_column("query", key="query")
+        self.add_column("target", key="target")
+        self._fill()
+
+    def toggle_order(self) -> None:
+        self.by_disagreement = not self.by_disagreement
+        self._fill()
+
+    @property
+    def query_index(self) -> int | None:
+        """The highlighted query (its index in the run's queries)."""
+        if self.run is None or self.row_count == 0:
+            return None
+        row_key, _ = self.coordinate_to_cell_key(Coordinate(max(0, self.cursor_row), 0))
+        return int(row_key.value) if row_key.value is not None else None
+
+    def _fill(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        keep = self.query_index
+        self.clear()
+        order = list(range(len(run.result.queries)))
+        if self.by_disagreement:
+            order.sort(key=lambda q: -spread(run, q))
+        for q in order:
+            query = run.result.queries[q]
+            cells = [Text(str(q + 1), justify="right")]
+            cells += [rank_cell(setting.outcomes[q].rank) for setting in run.settings]
+            cells += [Text(shown(query.text, QUERY_WIDTH)),
+                      Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH))]
+            self.add_row(*cells, key=str(q))
+        if keep is not None:
+            self.move_cursor(row=self.get_row_index(str(keep)))

@@ -1,0 +1,103 @@
+"""The sweep's retrieval panel: the settings evaluated on the directory's own docs, as whiskers.
+
+The sweep screen hands it the settings once they are measured; the panel runs the
+evaluation in its own worker (cancelled by a newer run or when the screen goes),
+shows progress, then the whisker chart (:mod:`.whiskers`). ``run`` is the last
+finished evaluation (the queries view opens on it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import RenderableType
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import ProgressBar, Static
+
+from explorer.engine.options import ChunkOptions
+from explorer.workspace.walk import WalkOptions
+
+from ..queries.messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
+from ..queries.model import RetrievalRun
+from ..queries.runner import start_evaluation
+from .whiskers import whisker_chart
+
+NOTE = Style(dim=True)
+
+
+class RetrievalPanel(Vertical):
+    """Recall@5, recall@budget, MRR@10 and nDCG@10 per setting, with intervals."""
+
+    DEFAULT_CSS = """
+    RetrievalPanel {
+        height: auto;
+        padding: 0 1;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        border-title-style: bold;
+        #retrieval-progress { height: 1; }
+        #retrieval-progress.-idle { display: none; }
+        #retrieval-chart { height: auto; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None):
+        super().__init__(id=id)
+        self.run: RetrievalRun | None = None
+        self.generation = 0
+
+    def compose(self) -> ComposeResult:
+        yield ProgressBar(id="retrieval-progress", show_eta=False, classes="-idle")
+        yield Static(Text("Retrieval is evaluated once the sweep has measured the settings.", style=NOTE),
+                     id="retrieval-chart")
+
+    def on_mount(self) -> None:
+        self.border_title = "Retrieval (v: queries view)"
+
+    def evaluate(self, root: str, settings: Sequence[ChunkOptions], *, reference: int = 0,
+                 walk: WalkOptions | None = None, jobs: int | None = None) -> None:
+        """Start evaluating ``settings`` (a running evaluation is cancelled)."""
+        self.generation += 1
+        progress = self.query_one(ProgressBar)
+        progress.remove_class("-idle")
+        progress.update(total=100, progress=0)
+        self._chart(Text(f"Evaluating retrieval of {len(settings)} settings …", style=NOTE))
+        start_evaluation(self, root, settings, self.generation, reference=reference, walk=walk, jobs=jobs)
+
+    def reset(self) -> None:
+        """A new sweep started: stop the evaluation of the old settings, wait for the new ones."""
+        self.generation += 1
+        self.app.workers.cancel_node(self)
+        self.query_one(ProgressBar).add_class("-idle")
+        self._chart(Text("Retrieval is evaluated once the sweep has measured the settings.", style=NOTE))
+
+    def _chart(self, renderable: RenderableType) -> None:
+        self.query_one("#retrieval-chart", Static).update(renderable)
+
+    @on(RetrievalProgressed)
+    def _progressed(self, message: RetrievalProgressed) -> None:
+        message.stop()
+        if message.generation == self.generation:
+            self.query_one(ProgressBar).update(progress=round(100 * message.progress.fraction))
+            self._chart(Text(f"Evaluating retrieval: {message.progress.text} …", style=NOTE))
+
+    @on(RetrievalEvaluated)
+    def _evaluated(self, message: RetrievalEvaluated) -> None:
+        if message.generation != self.generation:
+            message.stop()
+            return
+        self.run = message.run
+        self.query_one(ProgressBar).add_class("-idle")
+        self._chart(whisker_chart(message.run.result))
+
+    @on(RetrievalFailed)
+    def _failed(self, message: RetrievalFailed) -> None:
+        message.stop()
+        if message.generation == self.generation:
+            self.query_one(ProgressBar).add_class("-idle")
+            self._chart(Text(f"Retrieval could not be evaluated: {message.reason}", style=NOTE))
+            self.notify(message.reason, title="Retrieval evaluation failed", severity="error")
