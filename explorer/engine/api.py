@@ -21,7 +21,7 @@ def parse(filepath: str | os.PathLike[str] | None, code: str | bytes, options: C
     """Decode (bytes are checked for binary content) and parse with the options' language/strategy."""
     path = os.fspath(filepath) if filepath is not None else None  # a Path is welcome; chunks carry a str
     source = SourceText(code, path)
-    return parse_source(source, path, options.language, strategy=options.strategy)
+    return parse_source(source, path, options.language, strategy=options.strategy, strict=options.strict)
 
 
 def iter_chunks(

@@ -269,11 +269,42 @@ def _expand(src: SourceText, flags: bytes, piece: tuple) -> list[tuple] | None:
     if nodes is not None and len(nodes) > 1:
         return _pieces_for_runs(src.data, start, end, cut, _separate(src.data, flags, nodes))
     if nodes is not None and nodes[0].child_count:
+        if nodes[0].is_error:
+            return _error_pieces(src.data, flags, nodes[0], start, end, cut)
         pieces = _child_pieces(src.data, flags, nodes[0].children, start, end, cut)
         if len(pieces) > 1:
             return pieces
         return _pieces_for_runs(src.data, start, end, cut, _open_single_group(src.data, flags, pieces[0][2]))
     return _line_pieces(src, start, end, cut)
+
+
+def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, cut: str | None) -> list[tuple]:
+    """The pieces of an ERROR node: its children grouped as usual, then joined wherever
+    a cut would fall inside a line.
+
+    An ERROR node holds what the parser could not fit anywhere: whole statements it
+    recovered (cut between as usual) and loose tokens, often in nested ERROR nodes that
+    run across line ends. Nested ERRORs are opened in place, and between two loose
+    tokens of one line no cut is made (it would cut a statement the grammar did not
+    recognise): inside an error region without structure, cuts fall between lines."""
+    children: list[Node] = []
+    stack = list(reversed(error.children))
+    while stack:
+        child = stack.pop()
+        if child.is_error and child.child_count:
+            stack.extend(reversed(child.children))
+        else:
+            children.append(child)
+    pieces = _child_pieces(data, flags, children, start, end, cut)
+    joined = [pieces[0]]
+    for piece in islice(pieces, 1, None):
+        start = piece[0]
+        if data[start - 1] in _LINE_ENDS:
+            joined.append(piece)
+        else:
+            before = joined[-1]
+            joined[-1] = (before[0], piece[1], (*before[2], *piece[2]), before[3])
+    return joined
 
 
 def _is_body(node: Node) -> bool:

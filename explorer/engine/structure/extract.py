@@ -22,6 +22,7 @@ from ..parse import ParsedFile
 from .docstrings import DocFinder, python_docstring
 from .entities import Entity, FileStructure
 from .imports import build_exports, build_imports
+from .module_docs import file_docstring, with_inner_doc
 from .scope import ScopeIndex, build_scope_tree
 from .signatures import make_signature
 from .specs import LanguageSpec, compiled_query, spec_for, walk_plan
@@ -63,9 +64,9 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
     source = parsed.source
     data = source.data
     line_starts = source.line_starts  # the same lines as SourceText.line_range, inlined
-    items, wrappers, import_rows, export_rows = _collect(
-        language, spec, _matches(language, query, parsed.tree.root_node, data), data
-    )
+    root = parsed.root
+    assert root is not None  # extract_structure checked
+    items, wrappers, import_rows, export_rows = _collect(language, spec, _matches(language, query, root, data), data)
     import_ids = {statement.id for statement, _ in import_rows}
     finder = (
         DocFinder(source, comment_syntax(language), spec.doc_prefixes, spec.doc_skip)
@@ -87,6 +88,8 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
         entity.line_end = max(first, bisect_right(line_starts, entity.end - 1) - 1)
         if finder is not None:
             entity.docstring = finder.doc_above(entity.start, first)
+            if entity_type == "module" and language == "rust" and caps.get("body"):
+                with_inner_doc(entity, caps["body"][0], data)
         elif spec.doc == "python" and entity_type in ("function", "class"):
             body = caps.get("body")
             if body:
@@ -97,7 +100,8 @@ def _extract(parsed: ParsedFile, language: str) -> FileStructure:
     everything = entities + imports + exports
     roots = build_scope_tree(everything)
     return FileStructure(
-        language, spec.level, everything, imports, exports, roots, scope=ScopeIndex(everything, roots)
+        language, spec.level, everything, imports, exports, roots, scope=ScopeIndex(everything, roots),
+        docstring=file_docstring(language, root, data, entities),
     )
 
 
