@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import os
-from contextlib import contextmanager
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -70,21 +69,21 @@ def iter_chunks(
         previous = text
 
 
+#: Files from this size on are chunked with the cyclic GC paused (below, pausing costs more than it saves).
+GC_PAUSE_BYTES = 1 << 16
+
+
 def chunk_parsed(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:
     """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing."""
-    with _gc_paused():  # millions of short-lived pieces on huge files: cyclic GC passes only cost
+    # Millions of short-lived pieces on huge files: cyclic GC passes would only cost.
+    paused = len(parsed.source.data) >= GC_PAUSE_BYTES and gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
         spans = list(iter_spans(parsed, options))
         return list(iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)))
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
     finally:
-        if enabled:
+        if paused:
             gc.enable()
 
 

@@ -259,7 +259,10 @@ def _expand_step(piece: tuple) -> str:
     if nodes is None:
         return "split_lines"
     if len(nodes) > 1:
-        return "separate"
+        named = [n for n in nodes if n.is_named]
+        # One node with its tokens (`{ body }`) is opened: a descent (see _separate).
+        one = len(named) == 1 and named[0].child_count and not named[0].is_error
+        return "descend" if one else "separate"
     return "descend" if nodes[0].child_count else "split_lines"
 
 
@@ -274,7 +277,8 @@ def _expand(src: SourceText, flags: bytes, piece: tuple) -> list[tuple] | None:
         pieces = _child_pieces(src.data, flags, nodes[0].children, start, end, cut)
         if len(pieces) > 1:
             return pieces
-        return _pieces_for_runs(src.data, start, end, cut, _open_single_group(src.data, flags, pieces[0][2]))
+        # The children are one group (`{ body }`): separated as a group of nodes is.
+        return _pieces_for_runs(src.data, start, end, cut, _separate(src.data, flags, pieces[0][2]))
     return _line_pieces(src, start, end, cut)
 
 
@@ -312,7 +316,9 @@ def _is_body(node: Node) -> bool:
 
 
 def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence[Node]]:
-    """Runs for a group of nodes too big together."""
+    """Runs for a group of nodes too big together: the comments above an item apart from
+    its attributes and the item; else each named node with its tokens, and a single
+    named node opened, so no cut falls right after an opening `{` or before a closing `}`."""
     core = next((i for i, n in enumerate(nodes) if flags[n.kind_id] == _CORE), None)
     if core is not None and core > 0:
         # Attributes and decorators stay with their item; the comments above go first.
@@ -321,27 +327,50 @@ def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence
             attached -= 1
         if 0 < attached < core:
             return [nodes[:attached], nodes[attached:]]
-    runs: list[Sequence[Node]] = [(n,) for n in nodes]
-    last_named = max((i for i, n in enumerate(nodes) if n.is_named), default=-1)
-    if 0 <= last_named < len(nodes) - 1 and _is_body(nodes[last_named]):
+    runs = _bound_tokens(flags, nodes)
+    if len(runs) == 1:  # one named node with its tokens (`{ body }`, `{ switch ... }`), or one token
+        named = next((i for i, n in enumerate(nodes) if flags[n.kind_id] != _ANONYMOUS), None)
+        return _opened(data, flags, nodes, named) if named is not None else [(n,) for n in nodes]
+    last = runs[-1]
+    named = [i for i, n in enumerate(last) if flags[n.kind_id] != _ANONYMOUS]
+    if named and named[-1] < len(last) - 1 and _is_body(last[named[-1]]):
         # Closers after a body (`}`, `end`): open the body too, so its last
-        # part can take them along instead of leaving them alone.
-        runs[last_named : last_named + 1] = _group_children(data, flags, nodes[last_named].children)
+        # part takes them along instead of leaving them alone.
+        runs[-1:] = _opened(data, flags, last, named[-1])
     return runs
 
 
-def _open_single_group(data: bytes, flags: bytes, group: Sequence[Node]) -> list[Sequence[Node]]:
-    """A node whose children are one group (`{ body }`): open its body, with the
-    opening tokens joining the body's first group and the closers its last, so
-    no cut falls right after `{` or right before `}`."""
-    named = [i for i, n in enumerate(group) if n.is_named]
-    if len(named) == 1 and _is_body(group[named[0]]):
-        i = named[0]
-        inner: list[Sequence[Node]] = list(_group_children(data, flags, group[i].children))
-        if len(inner) > 1:
-            inner[0] = (*group[:i], *inner[0])
-            inner[-1] = (*inner[-1], *group[i + 1 :])
-            return inner
+def _bound_tokens(flags: bytes, nodes: Sequence[Node]) -> list[Sequence[Node]]:
+    """Single named nodes, each with the anonymous tokens around it: the ones before the
+    first named node join it (`{` or `export` with what follows), the others the named
+    node before them (`;`, `,`, `}`). No cut falls right after an opener or before a closer."""
+    runs: list[list[Node]] = []
+    leading: list[Node] = []
+    for node in nodes:
+        if flags[node.kind_id] != _ANONYMOUS:
+            runs.append([*leading, node])
+            leading = []
+        elif runs:
+            runs[-1].append(node)
+        else:
+            leading.append(node)
+    if leading:  # only tokens
+        return [(n,) for n in leading]
+    return runs  # type: ignore[return-value]
+
+
+def _opened(data: bytes, flags: bytes, group: Sequence[Node], i: int) -> list[Sequence[Node]]:
+    """The groups of ``group[i]``'s children, the tokens before it joining the first and
+    the ones after it the last (a single group when the node cannot be opened so)."""
+    node = group[i]
+    # (An ERROR node is opened on its own, by lines: see _error_pieces.)
+    inner: list[Sequence[Node]] = (
+        list(_group_children(data, flags, node.children)) if node.child_count and not node.is_error else []
+    )
+    if len(inner) > 1:
+        inner[0] = (*group[:i], *inner[0])
+        inner[-1] = (*inner[-1], *group[i + 1 :])
+        return inner
     return [(c,) for c in group]
 
 
@@ -403,8 +432,12 @@ def _child_pieces(
                 last = child
                 continue
             split = True
-        else:  # a comment block set apart by a blank line stands alone
-            split = bool(group) and _has_blank_line(data[last.end_byte : child.start_byte])  # type: ignore[union-attr]
+        else:  # a comment block set apart by a blank line stands alone (openers stay with it)
+            split = (
+                bool(group)
+                and _has_blank_line(data[last.end_byte : child.start_byte])  # type: ignore[union-attr]
+                and any(flags[n.kind_id] != _ANONYMOUS for n in group)
+            )
         if split:
             left_end, right_start = last.end_byte, child.start_byte  # type: ignore[union-attr]
             gap = data[left_end:right_start]
