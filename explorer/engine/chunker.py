@@ -329,8 +329,8 @@ def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence
             return [nodes[:attached], nodes[attached:]]
     runs = _bound_tokens(flags, nodes)
     if len(runs) == 1:  # one named node with its tokens (`{ body }`, `{ switch ... }`), or one token
-        named = next((i for i, n in enumerate(nodes) if flags[n.kind_id] != _ANONYMOUS), None)
-        return _opened(data, flags, nodes, named) if named is not None else [(n,) for n in nodes]
+        only = next((i for i, n in enumerate(nodes) if flags[n.kind_id] != _ANONYMOUS), None)
+        return _opened(data, flags, nodes, only) if only is not None else [(n,) for n in nodes]
     last = runs[-1]
     named = [i for i, n in enumerate(last) if flags[n.kind_id] != _ANONYMOUS]
     if named and named[-1] < len(last) - 1 and _is_body(last[named[-1]]):
