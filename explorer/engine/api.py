@@ -39,11 +39,21 @@ def iter_chunks(
     unit = options.size_unit
     size, nws = src.sizer(unit), src.sizer("nws")
     char_offset = src.char_offset
+    ascii, data, whole = src.is_ascii, src.data, src.text
     previous = ""
+    byte_at = char_at = 0  # where the previous chunk ended, in bytes and code points
     for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
         start, end = span.start, span.end
-        char_start, char_end = char_offset(start), char_offset(end)
-        text = src.text[char_start:char_end]
+        if ascii:
+            char_start, char_end = start, end
+            text = whole[start:end]
+        else:
+            # Chunks follow one another: count their code points from their bytes
+            # (decoding is cheaper than listing every multi-byte run of the file).
+            char_start = char_at if start == byte_at else char_offset(start)
+            text = data[start:end].decode("utf-8", "surrogatepass")
+            char_end = char_start + len(text)
+            byte_at, char_at = end, char_end
         overlap_text = last_lines(previous, overlap) if overlap and previous else ""
         context = builder.context_for(start, end)
         first_line, last_line = src.line_range(start, end)
