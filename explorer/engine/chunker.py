@@ -270,7 +270,9 @@ def _expand(src: SourceText, flags: bytes, piece: tuple) -> list[tuple] | None:
     """The parts of an oversized piece, or None when it is a single line."""
     start, end, nodes, cut = piece
     if nodes is not None and len(nodes) > 1:
-        return _pieces_for_runs(src.data, start, end, cut, _separate(src.data, flags, nodes))
+        return _opened_pieces(src.data, flags, nodes, start, end, cut) or _pieces_for_runs(
+            src.data, start, end, cut, _separate(src.data, flags, nodes)
+        )
     if nodes is not None and nodes[0].child_count:
         if nodes[0].is_error:
             return _error_pieces(src.data, flags, nodes[0], start, end, cut)
@@ -278,8 +280,42 @@ def _expand(src: SourceText, flags: bytes, piece: tuple) -> list[tuple] | None:
         if len(pieces) > 1:
             return pieces
         # The children are one group (`{ body }`): separated as a group of nodes is.
-        return _pieces_for_runs(src.data, start, end, cut, _separate(src.data, flags, pieces[0][2]))
+        group = pieces[0][2]
+        return _opened_pieces(src.data, flags, group, start, end, cut) or _pieces_for_runs(
+            src.data, start, end, cut, _separate(src.data, flags, group)
+        )
     return _line_pieces(src, start, end, cut)
+
+
+def _opened_pieces(
+    data: bytes, flags: bytes, group: Sequence[Node], start: int, end: int, cut: str | None
+) -> list[tuple] | None:
+    """For a group of one named node and its tokens (`{ body }`, `export function ...`,
+    `( tuple )`), the pieces of that node's children, the tokens before it joining the
+    first and the ones after it the last; None for any other group, or when the node's
+    children are one group. (What :func:`_separate` and :func:`_opened` would give, in
+    one pass over the children: this is how large data literals are opened.)"""
+    only = -1
+    for i, node in enumerate(group):
+        if flags[node.kind_id] != _ANONYMOUS:
+            if only >= 0:
+                return None
+            only = i
+    if only < 0:
+        return None
+    node = group[only]
+    if not node.child_count or node.is_error:
+        return None
+    pieces = _child_pieces(data, flags, node.children, start, end, cut)
+    if len(pieces) < 2:
+        return None
+    if only > 0:
+        first = pieces[0]
+        pieces[0] = (first[0], first[1], (*group[:only], *first[2]), first[3])
+    if only < len(group) - 1:
+        last = pieces[-1]
+        pieces[-1] = (last[0], last[1], (*last[2], *group[only + 1 :]), last[3])
+    return pieces
 
 
 def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, cut: str | None) -> list[tuple]:
