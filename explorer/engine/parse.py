@@ -118,26 +118,33 @@ def find_errors(root: Node) -> list[tuple[Node, int]]:
         if node.is_missing:
             found.append((node, node.start_byte))
             continue
+        children = node.children
         if node.is_error:
-            where = next((c for c in node.children if not c.is_named or c.is_error or c.is_missing), node)
-            found.append((node, where.start_byte))
-        if node.has_error:
-            stack.extend(reversed(node.children))
+            where = node.start_byte
+            for child in children:
+                if not child.is_named or child.is_error or child.is_missing:
+                    where = child.start_byte
+                    break
+            found.append((node, where))
+        stack.extend([child for child in reversed(children) if child.has_error])
     found.sort(key=lambda item: item[1])
     return found
 
 
 def describe_errors(errors: list[tuple[Node, int]], source: SourceText) -> str:
     """``ERROR at line L, column C`` (1-based, columns in characters) for the first
-    few errors, then ``... and N more``."""
-    named: list[str] = []
+    few places, then ``... and N more``."""
+    places: list[tuple[bool, int]] = []
     for node, offset in errors:
+        place = (node.is_missing, offset)
+        if not places or places[-1] != place:  # an ERROR whose first child is an ERROR: one place
+            places.append(place)
+    named = []
+    for missing, offset in places[:MAX_NAMED_ERRORS]:
         line = source.line_of(offset)
         column = source.char_offset(offset) - source.char_offset(source.line_start(line)) if source.data else 0
-        text = f"{'MISSING' if node.is_missing else 'ERROR'} at line {line + 1}, column {column + 1}"
-        if not named or named[-1] != text:  # an ERROR whose first child is an ERROR: one place
-            named.append(text)
-    message = "; ".join(named[:MAX_NAMED_ERRORS])
-    if len(named) > MAX_NAMED_ERRORS:
-        message += f"; ... and {len(named) - MAX_NAMED_ERRORS} more"
+        named.append(f"{'MISSING' if missing else 'ERROR'} at line {line + 1}, column {column + 1}")
+    message = "; ".join(named)
+    if len(places) > MAX_NAMED_ERRORS:
+        message += f"; ... and {len(places) - MAX_NAMED_ERRORS} more"
     return message or "syntax error"
