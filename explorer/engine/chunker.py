@@ -292,30 +292,41 @@ def _opened_pieces(
 ) -> list[tuple] | None:
     """For a group of one named node and its tokens (`{ body }`, `export function ...`,
     `( tuple )`), the pieces of that node's children, the tokens before it joining the
-    first and the ones after it the last; None for any other group, or when the node's
-    children are one group. (What :func:`_separate` and :func:`_opened` would give, in
-    one pass over the children: this is how large data literals are opened.)"""
+    first and the ones after it the last; when those children are again one such group
+    (`{ x = {...}; }`), the same one level down. None for any other group. (In one pass
+    over the children: this is also how large data literals are opened.)"""
+    lead: tuple[Node, ...] = ()
+    trail: tuple[Node, ...] = ()
+    while True:
+        only = _only_named(flags, group)
+        if only < 0:
+            return None
+        node = group[only]
+        if not node.child_count or node.is_error:
+            return None
+        lead, trail = (*lead, *group[:only]), (*group[only + 1 :], *trail)
+        pieces = _child_pieces(data, flags, node.children, start, end, cut)
+        if len(pieces) > 1:
+            break
+        group = pieces[0][2]
+    if lead:
+        first = pieces[0]
+        pieces[0] = (first[0], first[1], (*lead, *first[2]), first[3])
+    if trail:
+        last = pieces[-1]
+        pieces[-1] = (last[0], last[1], (*last[2], *trail), last[3])
+    return pieces
+
+
+def _only_named(flags: bytes, group: Sequence[Node]) -> int:
+    """The index of the one named node of a group, or -1 (none, or several)."""
     only = -1
     for i, node in enumerate(group):
         if flags[node.kind_id] != _ANONYMOUS:
             if only >= 0:
-                return None
+                return -1
             only = i
-    if only < 0:
-        return None
-    node = group[only]
-    if not node.child_count or node.is_error:
-        return None
-    pieces = _child_pieces(data, flags, node.children, start, end, cut)
-    if len(pieces) < 2:
-        return None
-    if only > 0:
-        first = pieces[0]
-        pieces[0] = (first[0], first[1], (*group[:only], *first[2]), first[3])
-    if only < len(group) - 1:
-        last = pieces[-1]
-        pieces[-1] = (last[0], last[1], (*last[2], *group[only + 1 :]), last[3])
-    return pieces
+    return only
 
 
 def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, cut: str | None) -> list[tuple]:
