@@ -295,27 +295,37 @@ def _opened_pieces(
     first and the ones after it the last; when those children are again one such group
     (`{ x = {...}; }`), the same one level down. None for any other group. (In one pass
     over the children: this is also how large data literals are opened.)"""
-    lead: tuple[Node, ...] = ()
-    trail: tuple[Node, ...] = ()
-    while True:
+    lead: list[Node] = []
+    trails: list[Sequence[Node]] = []  # innermost last
+    # A few levels only: where the descent fails, the next level down tries again, so an
+    # unbounded one would make deep nesting (`((((...))))`) quadratic.
+    for _ in range(_MAX_OPEN_LEVELS):
         only = _only_named(flags, group)
         if only < 0:
             return None
         node = group[only]
         if not node.child_count or node.is_error:
             return None
-        lead, trail = (*lead, *group[:only]), (*group[only + 1 :], *trail)
+        lead.extend(group[:only])
+        trails.append(group[only + 1 :])
         pieces = _child_pieces(data, flags, node.children, start, end, cut)
         if len(pieces) > 1:
             break
         group = pieces[0][2]
+    else:
+        return None
     if lead:
         first = pieces[0]
         pieces[0] = (first[0], first[1], (*lead, *first[2]), first[3])
+    trail = [n for part in reversed(trails) for n in part]
     if trail:
         last = pieces[-1]
         pieces[-1] = (last[0], last[1], (*last[2], *trail), last[3])
     return pieces
+
+
+#: How many single-group levels :func:`_opened_pieces` looks through.
+_MAX_OPEN_LEVELS = 4
 
 
 def _only_named(flags: bytes, group: Sequence[Node]) -> int:
