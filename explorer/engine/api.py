@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import os
-from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -23,7 +22,7 @@ def parse(filepath: str | os.PathLike[str] | None, code: str | bytes, options: C
     """Decode (bytes are checked for binary content) and parse with the options' language/strategy."""
     path = os.fspath(filepath) if filepath is not None else None  # a Path is welcome; chunks carry a str
     source = SourceText(code, path)
-    return parse_source(source, path, options.language, strategy=options.strategy)
+    return parse_source(source, path, options.language, strategy=options.strategy, strict=options.strict)
 
 
 def iter_chunks(
@@ -42,11 +41,21 @@ def iter_chunks(
     unit = options.size_unit
     size, nws = src.sizer(unit), src.sizer("nws")
     char_offset = src.char_offset
+    ascii, data, whole = src.is_ascii, src.data, src.text
     previous = ""
+    byte_at = char_at = 0  # where the previous chunk ended, in bytes and code points
     for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
         start, end = span.start, span.end
-        char_start, char_end = char_offset(start), char_offset(end)
-        text = src.text[char_start:char_end]
+        if ascii:
+            char_start, char_end = start, end
+            text = whole[start:end]
+        else:
+            # Chunks follow one another: count their code points from their bytes
+            # (decoding is cheaper than listing every multi-byte run of the file).
+            char_start = char_at if start == byte_at else char_offset(start)
+            text = data[start:end].decode("utf-8", "surrogatepass")
+            char_end = char_start + len(text)
+            byte_at, char_at = end, char_end
         overlap_text = last_lines(previous, overlap) if overlap and previous else ""
         context = builder.context_for(start, end)
         first_line, last_line = src.line_range(start, end)
@@ -79,6 +88,9 @@ class ChunkingCancelled(Exception):
 #: Spans (then chunks) made between two calls of an ``is_cancelled`` check (about 10 ms).
 CANCEL_CHECK_EVERY = 1000
 
+#: Files from this size on are chunked with the cyclic GC paused (below, pausing costs more than it saves).
+GC_PAUSE_BYTES = 1 << 16
+
 
 def chunk_parsed(
     parsed: ParsedFile,
@@ -90,11 +102,18 @@ def chunk_parsed(
     """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing.
     ``is_cancelled`` is asked every few milliseconds; when it says so, the work stops
     with :class:`ChunkingCancelled` (a thread cannot be interrupted otherwise)."""
-    with _gc_paused():  # millions of short-lived pieces on huge files: cyclic GC passes only cost
+    # Millions of short-lived pieces on huge files: cyclic GC passes would only cost.
+    paused = len(parsed.source.data) >= GC_PAUSE_BYTES and gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
         spans = _checked(iter_spans(parsed, options), is_cancelled)
         return _checked(
             iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), is_cancelled
         )
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _checked(items: Iterable[_T], is_cancelled: Callable[[], bool] | None) -> list[_T]:
@@ -106,17 +125,6 @@ def _checked(items: Iterable[_T], is_cancelled: Callable[[], bool] | None) -> li
         if len(out) % CANCEL_CHECK_EVERY == 0 and is_cancelled():
             raise ChunkingCancelled
     return out
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _options(base: ChunkOptions | None, overrides: dict[str, Any]) -> ChunkOptions:

@@ -259,7 +259,10 @@ def _expand_step(piece: tuple) -> str:
     if nodes is None:
         return "split_lines"
     if len(nodes) > 1:
-        return "separate"
+        named = [n for n in nodes if n.is_named]
+        # One node with its tokens (`{ body }`) is opened: a descent (see _separate).
+        one = len(named) == 1 and named[0].child_count and not named[0].is_error
+        return "descend" if one else "separate"
     return "descend" if nodes[0].child_count else "split_lines"
 
 
@@ -267,13 +270,102 @@ def _expand(src: SourceText, flags: bytes, piece: tuple) -> list[tuple] | None:
     """The parts of an oversized piece, or None when it is a single line."""
     start, end, nodes, cut = piece
     if nodes is not None and len(nodes) > 1:
-        return _pieces_for_runs(src.data, start, end, cut, _separate(src.data, flags, nodes))
+        return _opened_pieces(src.data, flags, nodes, start, end, cut) or _pieces_for_runs(
+            src.data, start, end, cut, _separate(src.data, flags, nodes)
+        )
     if nodes is not None and nodes[0].child_count:
+        if nodes[0].is_error:
+            return _error_pieces(src.data, flags, nodes[0], start, end, cut)
         pieces = _child_pieces(src.data, flags, nodes[0].children, start, end, cut)
         if len(pieces) > 1:
             return pieces
-        return _pieces_for_runs(src.data, start, end, cut, _open_single_group(src.data, flags, pieces[0][2]))
+        # The children are one group (`{ body }`): separated as a group of nodes is.
+        group = pieces[0][2]
+        return _opened_pieces(src.data, flags, group, start, end, cut) or _pieces_for_runs(
+            src.data, start, end, cut, _separate(src.data, flags, group)
+        )
     return _line_pieces(src, start, end, cut)
+
+
+def _opened_pieces(
+    data: bytes, flags: bytes, group: Sequence[Node], start: int, end: int, cut: str | None
+) -> list[tuple] | None:
+    """For a group of one named node and its tokens (`{ body }`, `export function ...`,
+    `( tuple )`), the pieces of that node's children, the tokens before it joining the
+    first and the ones after it the last; when those children are again one such group
+    (`{ x = {...}; }`), the same one level down. None for any other group. (In one pass
+    over the children: this is also how large data literals are opened.)"""
+    lead: list[Node] = []
+    trails: list[Sequence[Node]] = []  # innermost last
+    # A few levels only: where the descent fails, the next level down tries again, so an
+    # unbounded one would make deep nesting (`((((...))))`) quadratic.
+    for _ in range(_MAX_OPEN_LEVELS):
+        only = _only_named(flags, group)
+        if only < 0:
+            return None
+        node = group[only]
+        if not node.child_count or node.is_error:
+            return None
+        lead.extend(group[:only])
+        trails.append(group[only + 1 :])
+        pieces = _child_pieces(data, flags, node.children, start, end, cut)
+        if len(pieces) > 1:
+            break
+        group = pieces[0][2]
+    else:
+        return None
+    if lead:
+        first = pieces[0]
+        pieces[0] = (first[0], first[1], (*lead, *first[2]), first[3])
+    trail = [n for part in reversed(trails) for n in part]
+    if trail:
+        last = pieces[-1]
+        pieces[-1] = (last[0], last[1], (*last[2], *trail), last[3])
+    return pieces
+
+
+#: How many single-group levels :func:`_opened_pieces` looks through.
+_MAX_OPEN_LEVELS = 4
+
+
+def _only_named(flags: bytes, group: Sequence[Node]) -> int:
+    """The index of the one named node of a group, or -1 (none, or several)."""
+    only = -1
+    for i, node in enumerate(group):
+        if flags[node.kind_id] != _ANONYMOUS:
+            if only >= 0:
+                return -1
+            only = i
+    return only
+
+
+def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, cut: str | None) -> list[tuple]:
+    """The pieces of an ERROR node: its children grouped as usual, then joined wherever
+    a cut would fall inside a line.
+
+    An ERROR node holds what the parser could not fit anywhere: whole statements it
+    recovered (cut between as usual) and loose tokens, often in nested ERROR nodes that
+    run across line ends. Nested ERRORs are opened in place, and between two loose
+    tokens of one line no cut is made (it would cut a statement the grammar did not
+    recognise): inside an error region without structure, cuts fall between lines."""
+    children: list[Node] = []
+    stack = list(reversed(error.children))
+    while stack:
+        child = stack.pop()
+        if child.is_error and child.child_count:
+            stack.extend(reversed(child.children))
+        else:
+            children.append(child)
+    pieces = _child_pieces(data, flags, children, start, end, cut)
+    joined = [pieces[0]]
+    for piece in islice(pieces, 1, None):
+        start = piece[0]
+        if data[start - 1] in _LINE_ENDS:
+            joined.append(piece)
+        else:
+            before = joined[-1]
+            joined[-1] = (before[0], piece[1], (*before[2], *piece[2]), before[3])
+    return joined
 
 
 def _is_body(node: Node) -> bool:
@@ -281,7 +373,9 @@ def _is_body(node: Node) -> bool:
 
 
 def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence[Node]]:
-    """Runs for a group of nodes too big together."""
+    """Runs for a group of nodes too big together: the comments above an item apart from
+    its attributes and the item; else each named node with its tokens, and a single
+    named node opened, so no cut falls right after an opening `{` or before a closing `}`."""
     core = next((i for i, n in enumerate(nodes) if flags[n.kind_id] == _CORE), None)
     if core is not None and core > 0:
         # Attributes and decorators stay with their item; the comments above go first.
@@ -290,27 +384,50 @@ def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence
             attached -= 1
         if 0 < attached < core:
             return [nodes[:attached], nodes[attached:]]
-    runs: list[Sequence[Node]] = [(n,) for n in nodes]
-    last_named = max((i for i, n in enumerate(nodes) if n.is_named), default=-1)
-    if 0 <= last_named < len(nodes) - 1 and _is_body(nodes[last_named]):
+    runs = _bound_tokens(flags, nodes)
+    if len(runs) == 1:  # one named node with its tokens (`{ body }`, `{ switch ... }`), or one token
+        only = next((i for i, n in enumerate(nodes) if flags[n.kind_id] != _ANONYMOUS), None)
+        return _opened(data, flags, nodes, only) if only is not None else [(n,) for n in nodes]
+    last = runs[-1]
+    named = [i for i, n in enumerate(last) if flags[n.kind_id] != _ANONYMOUS]
+    if named and named[-1] < len(last) - 1 and _is_body(last[named[-1]]):
         # Closers after a body (`}`, `end`): open the body too, so its last
-        # part can take them along instead of leaving them alone.
-        runs[last_named : last_named + 1] = _group_children(data, flags, nodes[last_named].children)
+        # part takes them along instead of leaving them alone.
+        runs[-1:] = _opened(data, flags, last, named[-1])
     return runs
 
 
-def _open_single_group(data: bytes, flags: bytes, group: Sequence[Node]) -> list[Sequence[Node]]:
-    """A node whose children are one group (`{ body }`): open its body, with the
-    opening tokens joining the body's first group and the closers its last, so
-    no cut falls right after `{` or right before `}`."""
-    named = [i for i, n in enumerate(group) if n.is_named]
-    if len(named) == 1 and _is_body(group[named[0]]):
-        i = named[0]
-        inner: list[Sequence[Node]] = list(_group_children(data, flags, group[i].children))
-        if len(inner) > 1:
-            inner[0] = (*group[:i], *inner[0])
-            inner[-1] = (*inner[-1], *group[i + 1 :])
-            return inner
+def _bound_tokens(flags: bytes, nodes: Sequence[Node]) -> list[Sequence[Node]]:
+    """Single named nodes, each with the anonymous tokens around it: the ones before the
+    first named node join it (`{` or `export` with what follows), the others the named
+    node before them (`;`, `,`, `}`). No cut falls right after an opener or before a closer."""
+    runs: list[list[Node]] = []
+    leading: list[Node] = []
+    for node in nodes:
+        if flags[node.kind_id] != _ANONYMOUS:
+            runs.append([*leading, node])
+            leading = []
+        elif runs:
+            runs[-1].append(node)
+        else:
+            leading.append(node)
+    if leading:  # only tokens
+        return [(n,) for n in leading]
+    return runs  # type: ignore[return-value]
+
+
+def _opened(data: bytes, flags: bytes, group: Sequence[Node], i: int) -> list[Sequence[Node]]:
+    """The groups of ``group[i]``'s children, the tokens before it joining the first and
+    the ones after it the last (a single group when the node cannot be opened so)."""
+    node = group[i]
+    # (An ERROR node is opened on its own, by lines: see _error_pieces.)
+    inner: list[Sequence[Node]] = (
+        list(_group_children(data, flags, node.children)) if node.child_count and not node.is_error else []
+    )
+    if len(inner) > 1:
+        inner[0] = (*group[:i], *inner[0])
+        inner[-1] = (*inner[-1], *group[i + 1 :])
+        return inner
     return [(c,) for c in group]
 
 
@@ -372,8 +489,12 @@ def _child_pieces(
                 last = child
                 continue
             split = True
-        else:  # a comment block set apart by a blank line stands alone
-            split = bool(group) and _has_blank_line(data[last.end_byte : child.start_byte])  # type: ignore[union-attr]
+        else:  # a comment block set apart by a blank line stands alone (openers stay with it)
+            split = (
+                bool(group)
+                and _has_blank_line(data[last.end_byte : child.start_byte])  # type: ignore[union-attr]
+                and any(flags[n.kind_id] != _ANONYMOUS for n in group)
+            )
         if split:
             left_end, right_start = last.end_byte, child.start_byte  # type: ignore[union-attr]
             gap = data[left_end:right_start]

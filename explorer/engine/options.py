@@ -22,6 +22,8 @@ class ChunkOptions:
     sibling_detail: str = "signatures"
     filter_imports: bool = False
     max_siblings: int = 3
+    #: Raise UnsupportedLanguageError for a file with no grammar instead of chunking it by lines.
+    strict: bool = False
 
     def __post_init__(self) -> None:
         _check_int("max_size", self.max_size, minimum=1)
@@ -31,8 +33,8 @@ class ChunkOptions:
         _check_choice("strategy", self.strategy, STRATEGIES)
         _check_choice("context_mode", self.context_mode, CONTEXT_MODES)
         _check_choice("sibling_detail", self.sibling_detail, SIBLING_DETAILS)
-        if not isinstance(self.filter_imports, bool):
-            raise ValueError(f"filter_imports must be true or false, not {self.filter_imports!r}")
+        _check_bool("filter_imports", self.filter_imports)
+        _check_bool("strict", self.strict)
         if self.language is not None:
             from .languages import resolve_language
 
@@ -79,6 +81,11 @@ _BUILT: dict[tuple, ChunkOptions] = {}
 def _check_int(name: str, value: Any, *, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, not {value!r}")
+
+
+def _check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
 
 
 def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:

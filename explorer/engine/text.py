@@ -118,23 +118,39 @@ class SourceText:
         self._line_starts: list[int] | None = None
         self._plain_breaks = b"\r" not in self.data
         self._line_cursor = (0, 0)  # (byte offset, its line)
-        self._runs = _wide_runs(self.data) if len(self.data) != len(self.text) else []
-        self._run_chars = [r.char_start for r in self._runs]
-        self._run_bytes = [r.byte_start for r in self._runs]
+        # Multi-byte character runs are listed on first need (pure ASCII: none): chunking
+        # alone decodes each chunk's bytes instead, which costs less than listing them.
+        self._runs: list[_Run] | None = None if len(self.data) != len(self.text) else []
+        self._run_chars: list[int] = []
+        self._run_bytes: list[int] = []
         self._sizers: dict[str, Callable[[int, int], int]] = {}
 
     def __len__(self) -> int:
         return len(self.data)
 
     # -- bytes <-> code points -------------------------------------------------
+    @property
+    def is_ascii(self) -> bool:
+        """Whether byte and code-point offsets are the same."""
+        return len(self.data) == len(self.text)
+
+    def _wide(self) -> list[_Run]:
+        runs = self._runs
+        if runs is None:
+            runs = self._runs = _wide_runs(self.data)
+            self._run_chars = [r.char_start for r in runs]
+            self._run_bytes = [r.byte_start for r in runs]
+        return runs
+
     def char_offset(self, byte: int) -> int:
         """Code-point offset of a byte offset (floored to the character's start)."""
-        if not self._runs:
+        runs = self._runs if self._runs is not None else self._wide()
+        if not runs:
             return byte
         k = bisect_right(self._run_bytes, byte) - 1
         if k < 0:
             return byte
-        run = self._runs[k]
+        run = runs[k]
         run_bytes = run.width * run.count
         inside = byte - run.byte_start
         if inside < run_bytes:
@@ -143,12 +159,13 @@ class SourceText:
 
     def byte_offset(self, char: int) -> int:
         """UTF-8 byte offset of a code-point offset."""
-        if not self._runs:
+        runs = self._runs if self._runs is not None else self._wide()
+        if not runs:
             return char
         k = bisect_right(self._run_chars, char) - 1
         if k < 0:
             return char
-        run = self._runs[k]
+        run = runs[k]
         inside = char - run.char_start
         if inside < run.count:
             return run.byte_start + inside * run.width

@@ -105,7 +105,8 @@ def strip_comment(text: str) -> list[str]:
     else:
         body = None
     if body is not None:
-        return _BLOCK_STAR.sub("", body.lstrip("*!")).splitlines()
+        body = body.lstrip("*!")
+        return _BLOCK_STAR.sub("", body[1:] if body[:1] == " " else body).splitlines()  # `/** Doc`: one space
     return _LINE_MARKER.sub("", text).split("\n")
 
 

@@ -142,6 +142,7 @@ class FileStructure:
     entities in source order; ``roots`` are the top-level scope entities.
     ``level`` is ``"full"`` (hand-written per-language queries) or ``"generic"``
     (definitions recognised by node kind), or ``"none"`` when there was no tree.
+    ``docstring`` documents the file itself (see :mod:`.module_docs`).
     """
 
     language: str | None
@@ -151,6 +152,7 @@ class FileStructure:
     exports: list[Entity]
     roots: list[Entity]
     scope: Any = None  # scope.ScopeIndex, set by extract_structure
+    docstring: str | None = None
 
     def by_name(self, name: str) -> list[Entity]:
         return [e for e in self.entities if e.name == name]

@@ -23,6 +23,7 @@ from ..model import Range
 from .docstrings import DocFinder, python_docstring_node
 from .entities import Entity, FileStructure
 from .imports import build_exports, build_imports
+from .module_docs import file_docstring, with_inner_doc
 from .scope import ScopeIndex, build_scope_tree
 from .signatures import make_signature
 from .specs import LanguageSpec, compiled_query, spec_for, walk_plan
@@ -64,9 +65,7 @@ def _extract(parsed: ParsedFile, language: str, root: Node) -> FileStructure:
     source = parsed.source
     data = source.data
     line_starts = source.line_starts  # the same lines as SourceText.line_range, inlined
-    items, wrappers, import_rows, export_rows = _collect(
-        language, spec, _matches(language, query, root, data), data
-    )
+    items, wrappers, import_rows, export_rows = _collect(language, spec, _matches(language, query, root, data), data)
     import_ids = {statement.id for statement, _ in import_rows}
     finder = (
         DocFinder(source, comment_syntax(language), spec.doc_prefixes, spec.doc_skip)
@@ -90,6 +89,8 @@ def _extract(parsed: ParsedFile, language: str, root: Node) -> FileStructure:
             found = finder.doc_range_above(entity.start, first)
             if found is not None and found[0] is not None:
                 entity.docstring, entity.doc_range = found[0], Range(found[1], found[2])
+            if entity_type == "module" and language == "rust" and caps.get("body"):
+                with_inner_doc(entity, caps["body"][0], data)
         elif spec.doc == "python" and entity_type in ("function", "class"):
             body = caps.get("body")
             found = python_docstring_node(body[0], data) if body else None
@@ -101,7 +102,8 @@ def _extract(parsed: ParsedFile, language: str, root: Node) -> FileStructure:
     everything = entities + imports + exports
     roots = build_scope_tree(everything)
     return FileStructure(
-        language, spec.level, everything, imports, exports, roots, scope=ScopeIndex(everything, roots)
+        language, spec.level, everything, imports, exports, roots, scope=ScopeIndex(everything, roots),
+        docstring=file_docstring(language, root, data, entities),
     )
 
 
