@@ -29,6 +29,7 @@ CHUNK_FLAGS: dict[str, str] = {
     "sibling_detail": "sibling_detail",
     "filter_imports": "filter_imports",
     "max_siblings": "max_siblings",
+    "strict": "strict",
 }
 
 
@@ -73,6 +74,8 @@ def add_chunk_options(parser: argparse.ArgumentParser) -> None:
                        help="how much context goes into contextualizedText (default full)")
     group.add_argument("--strategy", choices=STRATEGIES,
                        help="ast (syntax-aware, default) or lines (line packing baseline)")
+    group.add_argument("--strict", action="store_true", default=None,
+                       help="a file of unknown language (or plain text) fails instead of being chunked by lines")
     group.add_argument("--sibling-detail", choices=SIBLING_DETAILS, help=argparse.SUPPRESS)
     group.add_argument("--filter-imports", action=argparse.BooleanOptionalAction, default=None,
                        help=argparse.SUPPRESS)

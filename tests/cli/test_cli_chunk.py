@@ -341,3 +341,13 @@ def test_timeout_and_engine_flags_are_checked(cli, project, monkeypatch) -> None
     monkeypatch.undo()
     doc = cli("chunk", project, "--timeout", "30").json()
     assert doc["summary"]["files"] == 3
+
+
+def test_strict_fails_a_file_of_unknown_language(cli, tmp_path):
+    notes = tmp_path / "notes.zzq"
+    notes.write_text("hello world\n")
+    relaxed = cli("chunk", notes, "--format", "jsonl", "-j", "1")
+    assert relaxed.code == 0 and '"fallbackReason": "unknown language"' in relaxed.out
+    strict = cli("chunk", notes, "--format", "jsonl", "-j", "1", "--strict")
+    assert strict.code == 1 and strict.out == ""
+    assert "Unsupported file type" in strict.err
