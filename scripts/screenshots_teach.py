@@ -24,6 +24,7 @@ from explorer.engine.options import ChunkOptions  # noqa: E402
 from explorer.samples import get_sample  # noqa: E402
 from explorer.tui.app import ChunkExplorerApp  # noqa: E402
 from explorer.tui.compare.screen import CompareScreen  # noqa: E402
+from explorer.tui.sweep.retrieval import RetrievalPanel  # noqa: E402
 from explorer.tui.sweep.screen import SweepScreen  # noqa: E402
 from explorer.tui.teach.screen import TeachScreen  # noqa: E402
 
@@ -115,6 +116,8 @@ async def sweep_shot(out: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         app.action_sweep()
         await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.result is not None, 300)
+        panel = app.screen.query_one(RetrievalPanel)  # the retrieval evaluation that follows a sweep
+        await wait_for(pilot, lambda: panel.run is not None, 300)
         await pilot.pause(0.3)
         save(app, out, "sweep")
 
