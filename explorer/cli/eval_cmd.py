@@ -14,7 +14,7 @@ from typing import Any
 from ..display import bar
 from ..engine.batch import default_jobs
 from ..engine.files import UnreadableFileError, read_regular_file
-from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
+from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
     CHUNKING, HEADLINE_METRICS, RETRIEVING, EvalConfig, EvalProgress, EvalResult, QueryFileError, QuerySpec,
     SettingEval, evaluate, parse_query_lines,
@@ -26,7 +26,7 @@ from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .report import _printable, plural, say, stderr_is_terminal
-from .sweep_cmd import AXES, _choice_list, _int_list, build_settings, pick_setting
+from .sweep_cmd import AXES, add_axes, build_settings, pick_setting
 
 NAME = "eval"
 HELP = "which settings retrieve best on this code: an offline retrieval evaluation with intervals"
@@ -81,17 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and directories to evaluate on")
-    axes = parser.add_argument_group("settings to compare (comma-separated; every combination is run)")
-    axes.add_argument("--max-size", dest="sweep_max_size", type=_int_list(1), metavar="LIST",
-                      help="largest chunk, in the size unit (default 500,1000,2000 for nws)")
-    axes.add_argument("--size-unit", dest="sweep_size_unit", type=_choice_list(SIZE_UNITS), metavar="LIST",
-                      help=f"size units: {', '.join(SIZE_UNITS)}")
-    axes.add_argument("--strategy", dest="sweep_strategy", type=_choice_list(STRATEGIES), metavar="LIST",
-                      help="ast and/or lines (the line-packing baseline)")
-    axes.add_argument("--context", dest="sweep_context", type=_choice_list(CONTEXT_MODES), metavar="LIST",
-                      help=f"what is indexed: {', '.join(CONTEXT_MODES)} (none: the chunk text alone)")
-    axes.add_argument("--overlap-lines", dest="sweep_overlap_lines", type=_int_list(0), metavar="LIST",
-                      help="lines of the previous chunk repeated before each chunk, e.g. 0,5")
+    axes = add_axes(parser, "500,1000,2000", "what is indexed (none: the chunk text alone)")
     axes.add_argument("--reference", metavar="PICK",
                       help="the setting the others are compared with: its number in the # column or its "
                            "max size (default: the current settings if listed, else the first)")

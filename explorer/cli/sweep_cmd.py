@@ -91,21 +91,27 @@ def _parts(text: str) -> list[str]:
     return parts
 
 
-def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files and directories to sweep")
+def add_axes(parser: argparse.ArgumentParser, default_sizes: str, context_help: str) -> argparse._ArgumentGroup:
+    """The grid flags ``sweep`` and ``eval`` share: every combination of the listed values is a setting."""
     axes = parser.add_argument_group("settings to compare (comma-separated; every combination is run)")
     axes.add_argument("--max-size", dest="sweep_max_size", type=_int_list(1), metavar="LIST",
-                      help="largest chunk, in the size unit (default 500,1000,1500,2000,3000 for nws)")
+                      help=f"largest chunk, in the size unit (default {default_sizes} for nws)")
     axes.add_argument("--overlap-lines", dest="sweep_overlap_lines", type=_int_list(0), metavar="LIST",
                       help="lines of the previous chunk repeated before each chunk, e.g. 0,5")
     axes.add_argument("--size-unit", dest="sweep_size_unit", type=_choice_list(SIZE_UNITS), metavar="LIST",
                       help=f"size units: {', '.join(SIZE_UNITS)}")
     axes.add_argument("--context", dest="sweep_context", type=_choice_list(CONTEXT_MODES), metavar="LIST",
-                      help=f"context in contextualizedText: {', '.join(CONTEXT_MODES)}")
+                      help=f"{context_help}: {', '.join(CONTEXT_MODES)}")
     axes.add_argument("--strategy", dest="sweep_strategy", type=_choice_list(STRATEGIES), metavar="LIST",
                       help="ast and/or lines (the line-packing baseline)")
+    return axes
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files and directories to sweep")
+    add_axes(parser, "500,1000,1500,2000,3000", "context in contextualizedText")
     parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
     parser.add_argument("--embedding-dim", type=cli_options.positive_int, default=DEFAULT_EMBEDDING_DIM,
                         metavar="N", help=f"vector dimensions for the index size estimate (default {DEFAULT_EMBEDDING_DIM})")
