@@ -424,25 +424,50 @@ class _Pool:
             executor.shutdown(wait=True, cancel_futures=True)
 
 
+class InOrder:
+    """Results that finish in any order, handed out in input order, with progress counted
+    as they finish. ``full`` says when enough wait behind a slow file that no more work
+    should be sent (the parent's memory stays bounded by this window)."""
+
+    def __init__(self, total: int | None, on_progress: ProgressCallback | None, max_held: int) -> None:
+        self.total = total
+        self.on_progress = on_progress
+        self.max_held = max_held
+        self.held: dict[int, BatchResult] = {}
+        self.next_out = 0
+        self.completed = 0
+
+    def finish(self, index: int, result: BatchResult) -> None:
+        result.index = index
+        self.held[index] = result
+        self.completed += 1
+        if self.on_progress is not None:
+            self.on_progress(self.completed, self.total, result)
+
+    @property
+    def full(self) -> bool:
+        return len(self.held) >= self.max_held
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self.held)
+
+    def ready(self) -> Iterator[BatchResult]:
+        """The results next in order, as far as they are there."""
+        while self.next_out in self.held:
+            yield self.held.pop(self.next_out)
+            self.next_out += 1
+
+
 def _run_pool(inputs: Iterator[BatchFile], total: int | None, settings: BatchSettings,
               on_progress: ProgressCallback | None, jobs: int) -> Generator[BatchResult, None, None]:
     pool = _Pool(jobs)
     window = jobs * 2  # tasks in flight: one running and one queued per worker
     tasks = tasks_of(inputs, total, jobs)
-    max_ready = window * TASK_FILES * 2  # results held back behind a slow file: bounded memory
+    results_in_order = InOrder(total, on_progress, window * TASK_FILES * 2)
+    finish = results_in_order.finish
     inflight: dict[Future[list[BatchResult]], Task] = {}
-    ready: dict[int, BatchResult] = {}
-    next_out = 0
-    completed = 0
     exhausted = False
-
-    def finish(index: int, result: BatchResult) -> None:
-        nonlocal completed
-        result.index = index
-        ready[index] = result
-        completed += 1
-        if on_progress is not None:
-            on_progress(completed, total, result)
 
     def recover(suspects: list[Task]) -> None:
         # A worker died. Every unfinished file is a suspect: rerun them one at a time in
@@ -455,7 +480,7 @@ def _run_pool(inputs: Iterator[BatchFile], total: int | None, settings: BatchSet
 
     try:
         while True:
-            while not exhausted and len(inflight) < window and len(ready) < max_ready:
+            while not exhausted and len(inflight) < window and not results_in_order.full:
                 task = next(tasks, None)
                 if task is None:
                     exhausted = True
@@ -466,7 +491,7 @@ def _run_pool(inputs: Iterator[BatchFile], total: int | None, settings: BatchSet
                     recover([task])
                     continue
                 inflight[future] = task
-            if not inflight and not ready:
+            if not inflight and not results_in_order.waiting:
                 break
             if inflight:
                 done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
@@ -485,9 +510,7 @@ def _run_pool(inputs: Iterator[BatchFile], total: int | None, settings: BatchSet
                         finish(index, result)
                 if suspects:
                     recover(suspects)
-            while next_out in ready:
-                yield ready.pop(next_out)
-                next_out += 1
+            yield from results_in_order.ready()
     finally:
         pool.close()
 

@@ -26,7 +26,7 @@ from collections.abc import Generator, Iterator
 from typing import Any, cast
 
 from .batch import (
-    BatchFile, BatchResult, BatchSettings, ProgressCallback, Task, chunk_task, crashed, read_failed, read_source,
+    BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, chunk_task, crashed, read_failed, read_source,
     tasks_of, timed_out,
 )
 
@@ -74,21 +74,11 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
     remote_task = ray.remote(num_cpus=1, max_retries=0)(chunk_task)
     parallel = jobs or _cpus(ray)
     window = parallel * 2
-    max_ready = window * 64
     tasks = tasks_of(inputs, total, parallel)
+    results_in_order = InOrder(total, on_progress, window * 64)
+    finish = results_in_order.finish
     inflight: dict[Any, tuple[Task, float]] = {}  # ObjectRef -> (task, deadline)
-    ready: dict[int, BatchResult] = {}
-    next_out = 0
-    completed = 0
     exhausted = False
-
-    def finish(index: int, result: BatchResult) -> None:
-        nonlocal completed
-        result.index = index
-        ready[index] = result
-        completed += 1
-        if on_progress is not None:
-            on_progress(completed, total, result)
 
     def submit(task: Task) -> None:
         sendable: Task = []
@@ -111,13 +101,13 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
 
     try:
         while True:
-            while not exhausted and len(inflight) < window and len(ready) < max_ready:
+            while not exhausted and len(inflight) < window and not results_in_order.full:
                 task = next(tasks, None)
                 if task is None:
                     exhausted = True
                     break
                 submit(task)
-            if not inflight and not ready:
+            if not inflight and not results_in_order.waiting:
                 break
             if inflight:
                 first_deadline = min(deadline for _, deadline in inflight.values())
@@ -138,9 +128,7 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
                         del inflight[ref]
                         ray.cancel(ref, force=True)
                         isolate(task)
-            while next_out in ready:
-                yield ready.pop(next_out)
-                next_out += 1
+            yield from results_in_order.ready()
     finally:
         for ref in inflight:
             ray.cancel(ref, force=True)
