@@ -15,7 +15,7 @@ from ..workspace.export_run import write_export
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import RunTally, progress_bar, say, stderr_is_terminal
+from .report import RunTally, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 NAME = "chunk"
 HELP = "chunk files and directories; JSON or JSONL to stdout or a file"
@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     root = common_root(args.paths)
     resolved = cli_options.resolve(args, root)
     files_plan = plan(args.paths, resolved.walk, root=root)
+    warn_about_walk(files_plan)
     show_progress = not args.quiet and stderr_is_terminal()
     extra = {"settings": resolved.settings_path} if resolved.settings_path else {}
 

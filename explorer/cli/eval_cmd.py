@@ -25,7 +25,7 @@ from ..workspace.sources import read_sources
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import _printable, plural, say, stderr_is_terminal
+from .report import _printable, plural, say, stderr_is_terminal, warn_about_walk
 from .sweep_cmd import AXES, add_axes, build_settings, pick_setting
 
 NAME = "eval"
@@ -219,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
     retriever = make_retriever(args)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
+
+    warn_about_walk(files_plan)
     sources, unreadable = read_sources(files_plan, resolved.walk.max_file_size)
     jobs = args.jobs or default_jobs()
     show_progress = not args.quiet and stderr_is_terminal()

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from ..engine.batch import BatchResult
 from ..workspace.export_run import ExportTally
-from ..workspace.walk import REASONS
+from ..workspace.walk import REASONS, WalkPlan
 
 #: Failures listed one by one in the summary before "... and N more".
 MAX_LISTED_FAILURES = 20
@@ -22,6 +22,12 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 def say(message: str, stream: TextIO | None = None) -> None:
     print(message, file=stream or sys.stderr)
+
+
+def warn_about_walk(files_plan: WalkPlan) -> None:
+    """Ignore files whose rules did not apply, on stderr: files they meant to leave out are in."""
+    for warning in files_plan.warnings:
+        say(f"chunk-explorer: warning: ignore file not read: {_printable(warning)}")
 
 
 def error(message: str) -> None:

@@ -15,7 +15,7 @@ from ..workspace.export import tool_version
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK
-from .report import RunTally, plural, progress_bar, say, stderr_is_terminal
+from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when a table is printed, not at start-up
     from rich.text import Text
@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     root = common_root(args.paths)
     resolved = cli_options.resolve(args, root)
     files_plan = plan(args.paths, resolved.walk, root=root)
+    warn_about_walk(files_plan)
     jobs = args.jobs or default_jobs()
     analyzer = analyze_metrics_with_lines if args.compare == "lines" else analyze_metrics
     tally = RunTally(skipped=list(files_plan.skipped))

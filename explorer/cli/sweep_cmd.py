@@ -24,7 +24,7 @@ from ..workspace.sweep import sweep_paths
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import RunTally, plural, progress_bar, say, stderr_is_terminal
+from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
@@ -187,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
     current = next((i for i, s in enumerate(settings) if s == resolved.options), None)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
+
+    warn_about_walk(files_plan)
     jobs = args.jobs or default_jobs()
     show_progress = not args.quiet and stderr_is_terminal()
     with progress_bar(len(files_plan.files), f"sweeping {len(settings)} settings", show_progress) as on_progress:

@@ -396,6 +396,9 @@ class WalkPlan:
     files: list[WalkedFile] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    #: Ignore files that exist but were not read (a symbolic link git does not follow, a
+    #: FIFO, one too large), each with the reason: their rules did not apply.
+    warnings: list[str] = field(default_factory=list)
 
     def skipped_by_reason(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -445,6 +448,8 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
                     result.files.append(WalkedFile(record.path, full_rel, record.size, record.language))
                 else:
                     result.skipped.append(Skipped(record.path, full_rel, record.reason, record.is_dir, record.detail))
+            if rules.ignore is not None:
+                result.warnings.extend(w for w in rules.ignore.problems if w not in result.warnings)
         elif absolute not in seen:
             seen.add(absolute)
             try:

@@ -34,3 +34,20 @@ def test_a_bad_ignore_line_does_not_stop_the_walk(cli, tmp_path) -> None:
     run = cli("chunk", tmp_path, "--exclude", ".gitignore")
     assert run.code == 0, run.err
     assert paths_of(run.json()) == ["a.py"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_an_ignore_file_not_read_is_named_on_stderr(cli, tmp_path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "secret.py").write_text("y = 2\n")
+    (tmp_path / "rules").write_text("secret.py\n")
+    os.symlink(tmp_path / "rules", tmp_path / ".gitignore")  # git does not follow it either
+    run = cli("chunk", tmp_path, "--format", "jsonl")
+    assert run.code == 0
+    assert '"path": "secret.py"' in run.out  # its rule did not apply ...
+    assert "warning: ignore file not read" in run.err and ".gitignore: a symbolic link" in run.err  # ... and it says so
+    plain = tmp_path / ".gitignore"
+    plain.unlink()
+    plain.write_text("secret.py\n")
+    run = cli("chunk", tmp_path, "--format", "jsonl")
+    assert '"path": "secret.py"' not in run.out and "warning" not in run.err
