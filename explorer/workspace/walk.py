@@ -50,6 +50,7 @@ UNKNOWN_LANGUAGE = "unknown-language"
 TOO_LARGE = "too-large"
 SYMLINK_LOOP = "symlink-loop"
 OUTSIDE_ROOT = "outside-root"
+LINKED_DIR = "linked-dir"
 BROKEN_SYMLINK = "broken-symlink"
 UNREADABLE = "unreadable"
 NOT_REGULAR = "not-regular"
@@ -66,6 +67,7 @@ REASONS = {
     TOO_LARGE: "larger than --max-file-size",
     SYMLINK_LOOP: "symbolic link loop",
     OUTSIDE_ROOT: "symbolic link leading outside the root (see --follow-symlinks)",
+    LINKED_DIR: "symbolic link to a directory inside the root (listed under its own name)",
     BROKEN_SYMLINK: "broken symbolic link",
     UNREADABLE: "unreadable",
     NOT_REGULAR: "not a regular file",
@@ -186,8 +188,11 @@ class WalkRules:
         is_link = os.path.islink(path)
         name = os.path.basename(path)
         reason = self._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
-        if reason is None and is_link and not self.options.follow_symlinks and self.leaves_root(path):
-            return OUTSIDE_ROOT
+        if reason is None and is_link and not self.options.follow_symlinks:
+            if self.leaves_root(path):
+                return OUTSIDE_ROOT
+            if is_dir:  # the walk never enters it: its files are listed under the target's name
+                return LINKED_DIR
         return reason
 
     def _skip_reason(self, path: str, rel: bytes, name: str, name_bytes: bytes, is_dir: bool,

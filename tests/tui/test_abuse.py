@@ -419,3 +419,19 @@ async def test_a_failed_rechunk_leaves_the_parameters_of_the_chunks_shown(projec
         await pilot.pause()
         assert app.options.max_size == 300 == app.document.options.max_size
         assert "re-chunking" not in str(app.explore.query_one(StatsPanel).render())
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+async def test_a_link_to_a_folder_inside_the_root_is_not_listed_twice(project: Path):
+    # The walk never enters such a link (git lists it as one entry): its files are listed
+    # once, under the folder's own name, in the tree as in every export.
+    (project / "pkg").mkdir()
+    (project / "pkg" / "mod.py").write_text("x = 1\n")
+    (project / "again").symlink_to(project / "pkg")
+    app = make_app(project)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.explore.query_one(FileTree)
+        await wait_for(pilot, lambda: tree.find_node(str(project / "pkg")), what="the tree")
+        await wait_until_idle(pilot, app)
+        listed = {os.path.basename(str(node.data.path)) for node in tree.root.children if node.data is not None}
+        assert "pkg" in listed and "again" not in listed

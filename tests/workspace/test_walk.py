@@ -138,7 +138,7 @@ def test_links_leaving_the_root_are_not_followed_by_default(tmp_path) -> None:
     # The file tree agrees: such links are not shown unless followed.
     assert not WalkRules(root).is_shown(root / "linked")
     assert not WalkRules(root).is_shown(root / "one_link.py")
-    assert WalkRules(root).is_shown(root / "alias")
+    assert not WalkRules(root).is_shown(root / "alias")  # its files are shown under inner/, once
     assert WalkRules(root, WalkOptions(follow_symlinks=True)).is_shown(root / "linked")
     # follow_symlinks: every link is followed, each directory once (the first way in wins)
     assert taken(root, WalkOptions(follow_symlinks=True)) == [
@@ -219,3 +219,13 @@ def test_invalid_options_are_rejected() -> None:
         WalkOptions(max_file_size=0)
     with pytest.raises(ValueError):
         WalkOptions(include=("",))
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_a_link_to_a_folder_inside_the_root_is_not_shown_unless_followed(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "again").symlink_to(tmp_path / "pkg")
+    assert WalkRules(tmp_path).entry_skip_reason(str(tmp_path / "again"), "again", True) == "linked-dir"
+    assert WalkRules(tmp_path).is_shown(tmp_path / "pkg")
+    followed = WalkRules(tmp_path, WalkOptions(follow_symlinks=True))
+    assert followed.entry_skip_reason(str(tmp_path / "again"), "again", True) is None
