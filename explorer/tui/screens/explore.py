@@ -154,7 +154,7 @@ class ExploreScreen(Screen):
 
     def _pending_options(self, document: Document | None) -> ChunkOptions | None:
         """The parameters being applied when they are not yet those of the shown chunks."""
-        options: ChunkOptions = self.app.options  # type: ignore[attr-defined]  # ChunkExplorerApp
+        options = self.explorer.options
         if document is None or document.file.partial or document.options == options:
             return None
         return options

@@ -252,7 +252,7 @@ class SweepScreen(Screen):
             return
         reference = settings.index(self.options) if self.options in settings else 0
         self.query_one(RetrievalPanel).evaluate(self.root, settings, reference=reference,
-                                                walk=getattr(self.app, "walk_options", None), jobs=self.jobs)
+                                                walk=explorer_state(self).walk_options, jobs=self.jobs)
 
     def action_queries(self) -> None:
         from ..queries.screen import QueriesScreen
