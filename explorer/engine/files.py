@@ -77,18 +77,14 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int | None = DEFA
             raise NotRegularFileError(name, f"not a regular file: {file_kind(info.st_mode)}")
         if max_bytes is not None and info.st_size > max_bytes:
             raise FileTooLargeError(name, info.st_size, max_bytes)
-        # Read one byte past the cap so a file that grew since fstat is still refused.
-        limit = info.st_size + 1 if max_bytes is None else max_bytes + 1
+        # Read until the end, not to st_size: a file that grew since fstat is still refused.
         chunks: list[bytes] = []
         total = 0
-        while True:
-            block = os.read(fd, max(65536, limit - total) if max_bytes is not None else 1 << 20)
-            if not block:
-                break
-            chunks.append(block)
+        while block := os.read(fd, 1 << 20):
             total += len(block)
             if max_bytes is not None and total > max_bytes:
                 raise FileTooLargeError(name, total, max_bytes)
+            chunks.append(block)
         return b"".join(chunks)
     finally:
         os.close(fd)

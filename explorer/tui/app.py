@@ -18,13 +18,13 @@ from textual.reactive import var
 from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
-from explorer.engine.text import display_line
 from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
 from .commands import ExplorerCommands
 from .export import default_export_path, export_document, export_tree
+from .literal import visible
 from .messages import (
     ChunkingFailed,
     ChunksReady,
@@ -179,7 +179,7 @@ class ChunkExplorerApp(App[int]):
     def on_file_open_failed(self, message: FileOpenFailed) -> None:
         if message.generation != self.service.generation:
             return
-        name = display_line(os.path.basename(message.path))[0]  # newlines and control characters shown
+        name = visible(os.path.basename(message.path))  # newlines and control characters shown
         self.refused_path = message.path if message.too_large else None
         reason = f"{message.reason}; press o to open it anyway" if message.too_large else message.reason
         self.problem = f"{name}: {reason}"
@@ -257,7 +257,7 @@ class ChunkExplorerApp(App[int]):
                 self.open_file(open_path, reloaded=document is not None)
             elif document is not None and not os.path.isdir(os.path.dirname(open_path)):
                 # Its folder is gone: nothing of it is left to show.
-                self.problem = f"{display_line(os.path.basename(open_path))[0]}: its folder was removed"
+                self.problem = f"{visible(os.path.basename(open_path))}: its folder was removed"
                 self.document = None
                 heap.release()
             elif document is not None and not self.problem:

@@ -17,6 +17,7 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from ..engine.files import human_size
 from ..engine.languages import detect_language, language_from_name
 from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes
 
@@ -258,7 +259,7 @@ class WalkRules:
                 return Skipped(path, rel, NOT_REGULAR, False)
         size = st.st_size
         if size > self.options.max_file_size:
-            return Skipped(path, rel, TOO_LARGE, False, f"{_human(size)} > {_human(self.options.max_file_size)}")
+            return Skipped(path, rel, TOO_LARGE, False, f"{human_size(size)} > {human_size(self.options.max_file_size)}")
         if language is None:
             language = detect_language(None, _open_head(path)[1] if head is None else head)
             if language is None and not (included or self.options.all_languages):
@@ -521,9 +522,3 @@ def _link_target(path: str) -> str:
     except OSError:
         return "?"
 
-
-def _human(size: int) -> str:
-    for unit, scale in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
-        if size >= scale:
-            return f"{size / scale:.1f}{unit}"
-    return f"{size}B"

@@ -12,7 +12,7 @@ import pytest
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.settings import (
     SETTINGS_FILE, Settings, SettingsError, find_settings, load_settings, read_settings_file,
-    render_settings, save_settings,
+    save_settings,
 )
 from explorer.workspace.walk import WalkOptions, parse_size
 
@@ -104,10 +104,10 @@ def test_save_creates_the_file_at_the_root(tmp_path) -> None:
     assert data["walk"]["exclude"] == ["x y"]
 
 
-def test_rendered_strings_survive_special_characters() -> None:
+def test_saved_strings_survive_special_characters(tmp_path) -> None:
     walk = WalkOptions(exclude=('quote"s', "back\\slash", "tab\there", "ünïcode"))
-    text = render_settings(Settings(walk=walk))
-    assert tomllib.loads(text)["walk"]["exclude"] == list(walk.exclude)
+    path = save_settings(tmp_path, ChunkOptions(), walk)
+    assert tomllib.loads(Path(path).read_text(encoding="utf-8"))["walk"]["exclude"] == list(walk.exclude)
 
 
 README = Path(__file__).resolve().parents[2] / "README.md"

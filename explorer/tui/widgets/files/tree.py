@@ -13,9 +13,9 @@ from textual.widgets import DirectoryTree
 from textual.widgets.tree import TreeNode
 
 from explorer.engine.languages import detect_language
-from explorer.engine.text import display_line
 from explorer.workspace.walk import WalkOptions, WalkRules
 
+from ...literal import visible
 from ...messages import FileChosen
 
 
@@ -57,7 +57,7 @@ class FileTree(DirectoryTree):
     def process_label(self, label: str | Text) -> Text:
         # A file name may hold a newline (the Tree keeps only a label's first line) or other
         # control characters: show them as visible symbols, the name whole.
-        return Text(display_line(label)[0]) if isinstance(label, str) else super().process_label(label)
+        return Text(visible(label)) if isinstance(label, str) else super().process_label(label)
 
     def language_of(self, path: Path) -> str | None:
         key = os.fspath(path)
