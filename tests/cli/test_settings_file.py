@@ -1,4 +1,4 @@
-"""The settings file through the CLI: the README's example is the one the commands use,
+"""The settings file through the CLI: the documented example is the one the commands use,
 and a file they cannot use stops them with the file named (nothing is written)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 
 from explorer.workspace.settings import SETTINGS_FILE
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+SETTINGS_DOC = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
 
-def test_the_readme_settings_file_drives_the_chunk_command(cli, tmp_path) -> None:
-    snippets = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+def test_the_documented_settings_file_drives_the_chunk_command(cli, tmp_path) -> None:
+    snippets = re.findall(r"```toml\n(.*?)```", SETTINGS_DOC.read_text(encoding="utf-8"), re.DOTALL)
     snippet = next(s for s in snippets if "[chunk]" in s)
     (tmp_path / SETTINGS_FILE).write_text(snippet)
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")

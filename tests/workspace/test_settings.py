@@ -110,16 +110,16 @@ def test_saved_strings_survive_special_characters(tmp_path) -> None:
     assert tomllib.loads(Path(path).read_text(encoding="utf-8"))["walk"]["exclude"] == list(walk.exclude)
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+SETTINGS_DOC = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
 
-@pytest.mark.parametrize("snippet", re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL))
-def test_the_readme_settings_file_takes_effect(tmp_path, snippet) -> None:
-    """Every settings file the README shows, taken from the README itself, is read as written."""
+@pytest.mark.parametrize("snippet", re.findall(r"```toml\n(.*?)```", SETTINGS_DOC.read_text(encoding="utf-8"), re.DOTALL))
+def test_the_documented_settings_file_takes_effect(tmp_path, snippet) -> None:
+    """Every settings file the settings doc shows, taken from the doc itself, is read as written."""
     (tmp_path / SETTINGS_FILE).write_text(snippet)
     documented = tomllib.loads(snippet)
     settings = load_settings(tmp_path)
-    # Options written at the top (as the README once showed) must take effect too, or be refused.
+    # Options written at the top (as the docs once showed) must take effect too, or be refused.
     top_level = {k: v for k, v in documented.items() if not isinstance(v, dict)}
     for key, value in {**top_level, **documented.get("chunk", {})}.items():
         assert getattr(settings.options, key) == value, key
@@ -129,8 +129,8 @@ def test_the_readme_settings_file_takes_effect(tmp_path, snippet) -> None:
     assert settings.extra == {k: v for k, v in documented.items() if k not in ("chunk", "walk") and k not in top_level}
 
 
-def test_the_readme_shows_a_settings_file_that_changes_something() -> None:
-    snippets = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+def test_the_docs_show_a_settings_file_that_changes_something() -> None:
+    snippets = re.findall(r"```toml\n(.*?)```", SETTINGS_DOC.read_text(encoding="utf-8"), re.DOTALL)
     chunk_tables = [tomllib.loads(s).get("chunk", {}) for s in snippets]
     assert any(t and ChunkOptions.build(None, **t) != ChunkOptions() for t in chunk_tables)
 
