@@ -305,7 +305,6 @@ class IncrementalRun:
 
     def _chunk(self, to_chunk: list[tuple[WalkedFile, tuple[int, int, int, int], bytes | None]],
                previous_files: dict[str, FileState], new: ChunkState) -> Iterator[IndexRecord]:
-        summary = self.summary
         if not to_chunk:
             return
         batch = [BatchFile(path=f.path, name=f.rel, size=f.size, code=data) for f, _, data in to_chunk]

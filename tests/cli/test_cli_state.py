@@ -74,7 +74,7 @@ def test_edit_delete_add_rename_touch_give_exactly_the_expected_difference(cli, 
     deletes = [r for r in records if r["op"] == "delete"]
     changed_paths = {*edited, "brand_new.py", "renamed_module.py"}
     assert {r["path"] for r in upserts} == changed_paths
-    assert sorted((r["id"] for r in upserts)) == sorted(i for i, r in after.items() if r["path"] in changed_paths)
+    assert sorted(r["id"] for r in upserts) == sorted(i for i, r in after.items() if r["path"] in changed_paths)
     assert all({k: v for k, v in r.items() if k != "op"} == after[r["id"]] for r in upserts)
     assert {r["id"] for r in deletes} == set(before) - set(after)
     assert {r["path"] for r in deletes} <= {*edited, deleted, renamed}

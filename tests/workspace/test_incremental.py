@@ -238,9 +238,9 @@ def test_a_second_run_on_the_same_state_refuses(tmp_path) -> None:
     root = tmp_path / "tree"
     make_tree(root)
     state = tmp_path / "s.json"
-    with open_incremental([str(root)], str(state), OPTIONS, jobs=1):
-        with pytest.raises(StateError, match="another run"), open_incremental([str(root)], str(state), OPTIONS):
-            pass
+    with open_incremental([str(root)], str(state), OPTIONS, jobs=1), \
+            pytest.raises(StateError, match="another run"), open_incremental([str(root)], str(state), OPTIONS):
+        pass
     with open_incremental([str(root)], str(state), OPTIONS, jobs=1) as run:  # released
         list(run.records())
 
