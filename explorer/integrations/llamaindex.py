@@ -69,11 +69,11 @@ class ChunkExplorerNodeParser(NodeParser):
         relative to PATH (so re-ingesting updates it) and ``path`` metadata (the same)."""
         if walk is None:
             walk = find_adapter_settings(path, settings_path).walk
-        keys = ["path", "file_path", "language", "file_hash"]
         return [Document(text=source.text, id_=source.rel,
                          metadata={"path": source.rel, "file_path": source.path, "language": source.language,
                                    "file_hash": source.file_hash},
-                         excluded_embed_metadata_keys=keys, excluded_llm_metadata_keys=keys)
+                         excluded_embed_metadata_keys=["path", "file_path", "language", "file_hash"],
+                         excluded_llm_metadata_keys=["file_path", "file_hash"])
                 for source in walk_sources(path, walk)]
 
     def _parse_nodes(self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any) -> list[BaseNode]:
