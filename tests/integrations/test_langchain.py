@@ -6,14 +6,14 @@ import pytest
 
 pytest.importorskip("langchain_text_splitters")
 
-from langchain_core.documents import Document  # noqa: E402
-from langchain_text_splitters import TextSplitter  # noqa: E402
+from langchain_core.documents import Document
+from langchain_text_splitters import TextSplitter
 
-from explorer.engine.options import ChunkOptions  # noqa: E402
-from explorer.integrations.langchain import (  # noqa: E402
+from explorer.engine.options import ChunkOptions
+from explorer.integrations.langchain import (
     ChunkExplorerLoader, ChunkExplorerTextSplitter, split_directory,
 )
-from explorer.workspace.ids import chunk_ids  # noqa: E402
+from explorer.workspace.ids import chunk_ids
 
 
 def test_loader_and_splitter_give_the_clis_texts_and_ids(tuned_tree, cli_records, monkeypatch) -> None:

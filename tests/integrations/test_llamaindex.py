@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from llama_index.core.node_parser import NodeParser  # noqa: E402
-from llama_index.core.schema import Document, MetadataMode, NodeRelationship, TextNode  # noqa: E402
+from llama_index.core.node_parser import NodeParser
+from llama_index.core.schema import Document, MetadataMode, NodeRelationship, TextNode
 
-from explorer.engine.options import ChunkOptions  # noqa: E402
-from explorer.integrations.llamaindex import ChunkExplorerNodeParser  # noqa: E402
+from explorer.engine.options import ChunkOptions
+from explorer.integrations.llamaindex import ChunkExplorerNodeParser
 
 
 def test_nodes_have_the_clis_ids_texts_and_relationships(tuned_tree, cli_records) -> None:
