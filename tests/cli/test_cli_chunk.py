@@ -11,7 +11,7 @@ import explorer
 from explorer.cli import chunk_cmd
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.export import JsonDocumentWriter
-from explorer.workspace.ids import chunk_ids, content_hash
+from explorer.workspace.ids import chunk_ids, content_hash, settings_fingerprint
 from explorer.workspace.settings import SETTINGS_FILE
 
 
@@ -38,6 +38,7 @@ def test_json_document_on_stdout_summary_on_stderr(cli, project, py_source) -> N
     expected = explorer.chunk("src/pkg/mod.py", py_source, max_size=60)
     assert mod["chunks"] == with_ids("src/pkg/mod.py", expected, ChunkOptions(max_size=60))
     assert mod["fileHash"] == content_hash(py_source.encode())
+    assert doc["fingerprint"] == settings_fingerprint(ChunkOptions(max_size=60))
     assert "".join(c["text"] for c in mod["chunks"]) == py_source
     assert {"path": "data.json", "reason": "binary",
             "detail": "not a text file (contains NUL bytes)"} in doc["skipped"]
@@ -57,6 +58,10 @@ def test_jsonl_one_chunk_per_line_with_its_path(cli, project) -> None:
     mod_lines = [line for line in lines if line["path"] == "pkg/mod.py"]
     assert [line["index"] for line in mod_lines] == list(range(len(mod_lines)))
     assert all(line["language"] == "python" and "contextualizedText" in line for line in mod_lines)
+    source = (project / "src" / "pkg" / "mod.py").read_bytes()
+    assert {line["fileHash"] for line in mod_lines} == {content_hash(source)}
+    assert [line["id"] for line in mod_lines] == chunk_ids(
+        "pkg/mod.py", [line["contextualizedText"] for line in mod_lines], ChunkOptions(max_size=40))
 
 
 def test_output_file_written_atomically_and_not_chunked_next_time(cli, project) -> None:
