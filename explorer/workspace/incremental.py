@@ -60,6 +60,8 @@ STATE_VERSION = 1
 #: A file modified this close to the run (nanoseconds) may change again within the same
 #: timestamp tick without its status changing: its status is not trusted next time.
 RACY_NS = 2_000_000_000
+#: A state file larger than this is refused rather than read (about 20 million chunk ids).
+STATE_MAX_BYTES = 1 << 30
 #: Below this many files to chunk, one process does it (a pool costs more than it saves).
 POOL_THRESHOLD = 16
 
@@ -104,7 +106,7 @@ def read_state(path: str, root: str) -> ChunkState | None:
     """The state in ``path`` for ``root``; None if there is no such file (a first run).
     Raises :class:`StateError` for anything else than a valid state of this root."""
     try:
-        raw = read_regular_file(path, max_bytes=None)
+        raw = read_regular_file(path, STATE_MAX_BYTES)
     except FileNotFoundError:
         return None
     except UnreadableFileError as exc:
