@@ -25,10 +25,11 @@ import functools
 import hashlib
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from ..engine.options import ChunkOptions
 
-__all__ = ["ID_VERSION", "settings_fingerprint", "content_hash", "chunk_id", "chunk_ids"]
+__all__ = ["ID_VERSION", "settings_fingerprint", "fingerprint_of", "content_hash", "chunk_id", "chunk_ids"]
 
 ID_VERSION = "chunk-explorer-id/1"
 _ID_PREFIX = ID_VERSION.encode("ascii") + b"\0"
@@ -37,7 +38,12 @@ _ID_PREFIX = ID_VERSION.encode("ascii") + b"\0"
 @functools.lru_cache(maxsize=64)
 def settings_fingerprint(options: ChunkOptions) -> str:
     """16 hex digits naming every chunking option (all fields of ChunkOptions)."""
-    canonical = json.dumps(options.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return fingerprint_of(options.to_dict())
+
+
+def fingerprint_of(values: dict[str, Any]) -> str:
+    """The fingerprint of option values (every field, as ``ChunkOptions.to_dict`` gives them)."""
+    canonical = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()[:16]
 
 

@@ -9,7 +9,7 @@ import json
 
 import explorer
 from explorer.engine.options import ChunkOptions
-from explorer.workspace.ids import chunk_id, chunk_ids, content_hash, settings_fingerprint
+from explorer.workspace.ids import chunk_id, chunk_ids, content_hash, fingerprint_of, settings_fingerprint
 
 SOURCE = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
 
@@ -28,16 +28,14 @@ def test_id_follows_the_documented_formula() -> None:
 
 def test_every_option_is_in_the_fingerprint() -> None:
     base = ChunkOptions()
-    changed = {
-        "max_size": 99, "size_unit": "chars", "overlap_lines": 2, "language": "python", "strategy": "lines",
-        "context_mode": "none", "sibling_detail": "names", "filter_imports": True, "max_siblings": 1, "strict": True,
-    }
+    values = base.to_dict()
+    assert set(values) == {f.name for f in dataclasses.fields(ChunkOptions)}  # options added later included
     fingerprints = {settings_fingerprint(base)}
-    for field in dataclasses.fields(ChunkOptions):
-        value = changed.get(field.name)
-        assert value is not None, f"test lacks a changed value for the new option {field.name}"
-        fingerprints.add(settings_fingerprint(dataclasses.replace(base, **{field.name: value})))
-    assert len(fingerprints) == len(dataclasses.fields(ChunkOptions)) + 1
+    for name in values:
+        fingerprints.add(fingerprint_of({**values, name: ["changed", values[name]]}))
+    assert len(fingerprints) == len(values) + 1
+    assert settings_fingerprint(dataclasses.replace(base, max_size=99)) != settings_fingerprint(base)
+    assert settings_fingerprint(dataclasses.replace(base, strict=True)) != settings_fingerprint(base)
 
 
 def test_ids_depend_on_path_text_and_settings_only() -> None:
