@@ -418,8 +418,9 @@ def open_incremental(
             options = options or settings.options
             walk = walk or settings.walk
         files_plan = plan(names, walk, root=root)
+    read_state(state_path, files_plan.root)  # an unusable state is refused before the lock file is made
     with _locked(state_path):
-        previous = read_state(state_path, files_plan.root)
+        previous = read_state(state_path, files_plan.root)  # what another run may have committed meanwhile
         run = IncrementalRun(state_path, files_plan, options or ChunkOptions(), previous, jobs=jobs,
                              on_progress=on_progress, timeout=timeout, engine=engine, ray_address=ray_address,
                              shared_storage=shared_storage, leave_out=leave_out)

@@ -99,6 +99,7 @@ def test_unusable_state_exits_2_and_writes_nothing(cli, tmp_path) -> None:
     run = cli("chunk", tree, "--state", state, "-o", out)
     assert run.code == 2 and run.out == "" and "corrupt" in run.err
     assert not out.exists() and state.read_text() == "{broken"
+    assert sorted(os.listdir(tmp_path)) == ["state.json", "t"]  # not even a lock file
     other = tmp_path / "other"
     other.mkdir()
     state.unlink()
