@@ -10,12 +10,14 @@ from collections.abc import Iterator
 from typing import IO
 
 from ..engine.batch import default_jobs
+from ..engine.options import ChunkOptions
 from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable
 from ..workspace.export_run import write_export
-from ..workspace.walk import common_root, plan
+from ..workspace.incremental import StateError, open_incremental
+from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import RunTally, progress_bar, say, stderr_is_terminal, warn_about_walk
+from .report import RunTally, _printable, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 NAME = "chunk"
 HELP = "chunk files and directories; JSON or JSONL to stdout or a file"
@@ -23,13 +25,20 @@ DESCRIPTION = """\
 Chunk source files with the same engine and options as the explorer. Directories are
 walked (respecting .gitignore, skipping .git, virtualenvs, node_modules and build
 output); files named on the command line are always taken. Options come from the
-.chunk-explorer.toml at the root, overridden by flags.
+nearest .chunk-explorer.toml from the path upwards (to the repository's top), overridden
+by flags; stderr names the file read. The settings file itself is never chunked.
+
+With --state FILE only the difference since the last run with that state is written, as
+JSONL records {"op": "upsert", ...chunk} and {"op": "delete", "id": ..., "path": ...};
+every chunk has a stable id (its path, embedded text and settings). FILE is replaced
+only once the output is complete; a second run on the same FILE at once refuses to start.
 
 With --engine ray the output is the same, byte for byte and in the same order, as
 with the local engine (only the summary's seconds differ).
 
-exit status: 0 all files chunked, 1 some files failed (the output holds the others),
-2 usage error (nothing done)."""
+exit status: 0 all files chunked, 1 some files failed (the output holds the others;
+with --state their previous chunks are kept), 2 usage error or unusable state file
+(nothing done)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,12 +47,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and directories to chunk")
     cli_options.add_chunk_options(parser)
     output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=FORMATS, default="json",
-                        help="json: one document; jsonl: one chunk per line (default json)")
+    output.add_argument("--format", choices=FORMATS,
+                        help="json: one document; jsonl: one chunk per line (default json; jsonl with --state)")
     output.add_argument("-o", "--output", metavar="FILE",
                         help="write to FILE (atomically) instead of stdout")
     output.add_argument("--indent", type=cli_options.non_negative_int, metavar="N",
                         help="pretty-print the JSON document with N spaces")
+    output.add_argument("--state", metavar="FILE",
+                        help="incremental: write only upserts and deletes since the run that wrote FILE "
+                             "(JSONL), then update FILE")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
@@ -86,15 +98,20 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "ray" and importlib.util.find_spec("ray") is None:
         raise UsageError("--engine ray needs Ray: pip install 'chunk-explorer[ray]'")
 
+    if args.state is not None and (args.format == "json" or args.indent is not None):
+        raise UsageError("--state writes JSONL records: leave out --format json and --indent")
+
     root = common_root(args.paths)
     resolved = cli_options.resolve(args, root)
     files_plan = plan(args.paths, resolved.walk, root=root)
     warn_about_walk(files_plan)
+    if args.state is not None:
+        return _run_incremental(args, files_plan, resolved.options, output_path)
     show_progress = not args.quiet and stderr_is_terminal()
     extra = {"settings": resolved.settings_path} if resolved.settings_path else {}
 
     with _output(output_path) as out, progress_bar(len(files_plan.files), "chunking", show_progress) as on_progress:
-        run_ = write_export(out, files_plan, resolved.options, fmt=args.format, indent=args.indent,
+        run_ = write_export(out, files_plan, resolved.options, fmt=args.format or "json", indent=args.indent,
                             jobs=args.jobs or (None if args.engine == "ray" else default_jobs()), extra=extra, output_path=output_path,
                             on_progress=on_progress, timeout=args.timeout, engine=args.engine,
                             ray_address=args.ray_address, shared_storage=args.shared_storage)
@@ -112,6 +129,34 @@ def run(args: argparse.Namespace) -> int:
             "Fix or --exclude the failing files and run again.")
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: ChunkOptions,
+                     output_path: str | None) -> int:
+    """Write the difference since the state's run; update the state once it is all out."""
+    try:
+        with open_incremental(files_plan, args.state, options, jobs=args.jobs, timeout=args.timeout,
+                              engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage,
+                              leave_out=[output_path] if output_path else ()) as run:
+            if run.rechunk_reason and not args.quiet:
+                say(f"{_printable(run.rechunk_reason)}: re-chunking every file")
+            with _output(output_path) as out:
+                for record in run.records():
+                    out.write(record.line)
+            run.commit()
+    except StateError as exc:
+        raise UsageError(str(exc)) from None
+    summary = run.summary
+    for rel, why in summary.kept:
+        say(f"chunk-explorer: warning: {_printable(rel)}: {_printable(why)}; its previous chunks are kept")
+    if not args.quiet:
+        say(f"{summary.files:,} files: {summary.chunked:,} chunked, {summary.unchanged + summary.touched:,} unchanged "
+            f"({summary.touched:,} touched), {summary.deleted_files:,} deleted; {summary.upserts:,} upserts, "
+            f"{summary.deletes:,} deletes in {summary.seconds:.2f}s")
+        if output_path is not None:
+            say(f"Wrote {output_path}")
+        say(f"Updated {args.state}")
+    return EXIT_FAILED if summary.kept else EXIT_OK
 
 
 @contextlib.contextmanager

@@ -14,9 +14,10 @@ from typing import Any
 
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, SIBLING_DETAILS, SIZE_UNITS, STRATEGIES, ChunkOptions
-from ..workspace.settings import Settings, SettingsError, load_settings
+from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
 from ..workspace.walk import WalkOptions, parse_size
 from .errors import UsageError
+from .report import _printable, say
 
 #: argparse destination -> ChunkOptions field.
 CHUNK_FLAGS: dict[str, str] = {
@@ -104,7 +105,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     exclusive = group.add_mutually_exclusive_group()
     exclusive.add_argument("--settings", metavar="FILE",
                            help="read settings from FILE instead of the .chunk-explorer.toml "
-                                "found at the root")
+                                "found from the path upwards (to the repository top)")
     exclusive.add_argument("--no-settings", action="store_true",
                            help="ignore any .chunk-explorer.toml")
 
@@ -128,7 +129,8 @@ class Resolved:
 
 
 def resolve(args: argparse.Namespace, root: str) -> Resolved:
-    """Defaults < settings file (found at ``root``) < flags. Raises UsageError."""
+    """Defaults < settings file (the nearest one from ``root`` upwards) < flags; says on
+    stderr which settings file was read (unless ``--quiet``). Raises UsageError."""
     try:
         if getattr(args, "no_settings", False):
             settings = Settings()
@@ -136,6 +138,9 @@ def resolve(args: argparse.Namespace, root: str) -> Resolved:
             settings = load_settings(root, getattr(args, "settings", None))
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
+    if not getattr(args, "quiet", False):
+        say(_printable("settings: none (--no-settings)" if getattr(args, "no_settings", False)
+                      else settings_notice(settings, root)))
 
     overrides = {
         field: getattr(args, dest)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.export import file_record, render_json, write_atomic
 from explorer.workspace.export_run import export_tree_file
+from explorer.workspace.ids import content_hash
 from explorer.workspace.walk import WalkOptions
 
 from .state import Document, display_path
@@ -24,7 +25,9 @@ def default_export_path(start_dir: str, name: str) -> str:
 
 def export_document(document: Document, target: str, root: str) -> int:
     """Write the open file's chunks; returns the number of chunks written."""
-    record = file_record(display_path(document.path, root), document.file.parsed.language, document.chunks)
+    parsed = document.file.parsed
+    record = file_record(display_path(document.path, root), parsed.language, document.chunks,
+                         options=document.options, file_hash=content_hash(parsed.source.data))
     write_atomic(target, render_json([record], document.options, root))
     return len(document.chunks)
 

@@ -5,7 +5,8 @@ JSON, one document::
     {"tool": "chunk-explorer", "version": "0.1.0", "schema": 1,
      "root": "/abs/dir", "options": {...ChunkOptions.to_dict()},
      "files": [
-       {"path": "pkg/a.py", "language": "python", "chunks": [Chunk.to_dict(), ...]},
+       {"path": "pkg/a.py", "language": "python", "fileHash": "<sha256>",
+        "chunks": [{"id": "<chunk id>", **Chunk.to_dict()}, ...]},
        {"path": "pkg/b.py", "language": "python", "error": {"kind": "...", "message": "..."}}
      ],
      "skipped": [{"path": "logo.png", "reason": "binary"}, ...],
@@ -14,8 +15,12 @@ JSON, one document::
 ``path`` is POSIX and relative to ``root``. The document is written file by file, so a
 whole codebase never has to sit in memory as one object.
 
-JSONL: one chunk per line, ``{"path": ..., "language": ..., **Chunk.to_dict()}``, for
-streaming into an indexer. Errors and skipped files go to the summary, not the stream.
+JSONL: one chunk per line, ``{"path": ..., "language": ..., "id": ..., "fileHash": ...,
+**Chunk.to_dict()}``, for streaming into an indexer. Errors and skipped files go to the
+summary, not the stream.
+
+Every chunk carries its stable ``id`` and every file its ``fileHash`` (SHA-256 of its
+bytes): :mod:`explorer.workspace.ids` gives the formulas.
 
 Both are written as UTF-8 bytes (see :func:`utf8` for names that are not UTF-8).
 """
@@ -30,10 +35,11 @@ from typing import IO, Any
 
 from ..engine.options import ChunkOptions
 from .atomic import OutputError, atomic_writer, check_writable, write_atomic
+from .ids import chunk_ids, content_hash, settings_fingerprint
 
 __all__ = [
     "SCHEMA_VERSION", "FORMATS", "OutputError", "atomic_writer", "check_writable", "write_atomic",
-    "file_record", "chunk_lines", "encode_file_record", "encode_jsonl", "JsonDocumentWriter",
+    "file_record", "chunk_records", "chunk_lines", "encode_file_record", "encode_jsonl", "JsonDocumentWriter",
     "JsonlWriter", "render_json", "tool_version", "utf8", "json_bytes",
 ]
 
@@ -80,21 +86,38 @@ def json_bytes(value: Any, *, indent: int | None = None, level: int = 0) -> byte
     return utf8(text)
 
 
+def chunk_records(rel: str, language: str | None, chunks: Sequence[Any], options: ChunkOptions,
+                  file_hash: str) -> list[dict[str, Any]]:
+    """One JSONL record per chunk: where it comes from, its id, then the chunk itself."""
+    ids = chunk_ids(rel, [c.contextualized_text for c in chunks], options)
+    return [{"path": rel, "language": language, "id": id_, "fileHash": file_hash, **chunk.to_dict()}
+            for id_, chunk in zip(ids, chunks)]
+
+
 def file_record(rel: str, language: str | None, chunks: Sequence[Any] | None = None,
-                error: str | None = None, error_kind: str | None = None) -> dict[str, Any]:
-    """One entry of the document's ``files`` list: chunks, or the error."""
+                error: str | None = None, error_kind: str | None = None,
+                *, options: ChunkOptions | None = None, file_hash: str | None = None) -> dict[str, Any]:
+    """One entry of the document's ``files`` list: chunks (with their ids when the
+    ``options`` that made them are given), or the error."""
     record: dict[str, Any] = {"path": rel, "language": language}
+    if file_hash is not None:
+        record["fileHash"] = file_hash
     if error is not None:
         record["error"] = {"kind": error_kind or "error", "message": error}
+    elif options is not None:
+        chunks = chunks or ()
+        ids = chunk_ids(rel, [c.contextualized_text for c in chunks], options)
+        record["chunks"] = [{"id": id_, **c.to_dict()} for id_, c in zip(ids, chunks)]
     else:
         record["chunks"] = [c.to_dict() for c in (chunks or ())]
     return record
 
 
-def chunk_lines(rel: str, language: str | None, chunks: Iterable[Any]) -> Iterable[bytes]:
+def chunk_lines(rel: str, language: str | None, chunks: Sequence[Any], options: ChunkOptions,
+                file_hash: str) -> Iterable[bytes]:
     """JSONL lines (UTF-8, with trailing newline) for one file's chunks."""
-    for chunk in chunks:
-        yield json_bytes({"path": rel, "language": language, **chunk.to_dict()}) + b"\n"
+    for record in chunk_records(rel, language, chunks, options, file_hash):
+        yield json_bytes(record) + b"\n"
 
 
 #: A file record sits two levels deep in the document (``{"files": [record]}``).
@@ -105,13 +128,15 @@ def encode_file_record(parsed: Any, chunks: Sequence[Any], options: Any, seconds
                        *, indent: int | None = None) -> tuple[int, bytes]:
     """Batch analyzer: ``(chunk count, the file's JSON record as the document's bytes)``,
     encoded in the worker process, so the parent only concatenates bytes."""
-    record = file_record(parsed.path, parsed.language, chunks)
+    record = file_record(parsed.path, parsed.language, chunks, options=options,
+                         file_hash=content_hash(parsed.source.data))
     return len(chunks), json_bytes(record, indent=indent, level=RECORD_LEVEL)
 
 
 def encode_jsonl(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any) -> tuple[int, bytes]:
     """Batch analyzer: ``(chunk count, the file's JSONL lines)`` encoded in the worker."""
-    return len(chunks), b"".join(chunk_lines(parsed.path, parsed.language, chunks))
+    return len(chunks), b"".join(chunk_lines(parsed.path, parsed.language, chunks, options,
+                                             content_hash(parsed.source.data)))
 
 
 class JsonDocumentWriter:
@@ -129,6 +154,7 @@ class JsonDocumentWriter:
             "schema": SCHEMA_VERSION,
             "root": root,
             "options": options.to_dict() if hasattr(options, "to_dict") else dict(options),
+            **({"fingerprint": settings_fingerprint(options)} if isinstance(options, ChunkOptions) else {}),
             **(extra or {}),
         }
         head = json_bytes(header, indent=indent)
@@ -164,8 +190,9 @@ class JsonlWriter:
         self.out = out
         self.count = 0
 
-    def add(self, rel: str, language: str | None, chunks: Iterable[Any]) -> None:
-        for line in chunk_lines(rel, language, chunks):
+    def add(self, rel: str, language: str | None, chunks: Sequence[Any], options: ChunkOptions,
+            file_hash: str) -> None:
+        for line in chunk_lines(rel, language, chunks, options, file_hash):
             self.out.write(line)
             self.count += 1
 

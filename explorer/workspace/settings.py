@@ -30,10 +30,8 @@ from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from .atomic import write_atomic
 from .gitignore import find_worktree_top
-from .walk import WalkOptions, parse_size
+from .walk import SETTINGS_FILE, WalkOptions, parse_size
 
-
-SETTINGS_FILE = ".chunk-explorer.toml"
 SETTINGS_MAX_BYTES = 1 << 20
 CHUNK_TABLE = "chunk"
 WALK_TABLE = "walk"
@@ -57,23 +55,47 @@ class Settings:
     extra: dict[str, Any] = field(default_factory=dict)  # other tables, preserved on save
 
 
-def find_settings(root: str | os.PathLike[str]) -> str | None:
-    """The settings file for ``root``: in ``root`` itself, else in the nearest parent up
-    to the top of the git work tree containing it (never beyond it)."""
-    current = os.path.abspath(os.fspath(root))
+def settings_search_dirs(start: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None) -> list[str]:
+    """The directories searched for the settings file of ``start`` (a directory, or a
+    file's directory), nearest first, as ruff or git search: from ``start`` upwards to
+    the top of its repository (the directory holding ``.git``), never beyond it. Outside
+    any repository, upwards to the current directory ``cwd`` when ``start`` lies inside it,
+    else ``start`` alone: a file from an unrelated folder above is never picked up."""
+    current = os.path.abspath(os.fspath(start))
     if os.path.isfile(current):
         current = os.path.dirname(current)
     top = find_worktree_top(current)
-    while True:
-        candidate = os.path.join(current, SETTINGS_FILE)
-        if os.path.isfile(candidate):
-            return candidate
-        if top is None or current == top:
-            return None
+    if top is None:
+        here = os.path.abspath(os.fspath(cwd) if cwd is not None else os.curdir)
+        inside = current == here or current.startswith(here.rstrip(os.sep) + os.sep)
+        top = here if inside else current
+    dirs = [current]
+    while current != top:
         parent = os.path.dirname(current)
         if parent == current:
-            return None
+            break
         current = parent
+        dirs.append(current)
+    return dirs
+
+
+def find_settings(start: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """The nearest settings file for ``start`` (see :func:`settings_search_dirs`), or None.
+    The one rule for the CLI, the explorer and the framework adapters."""
+    for directory in settings_search_dirs(start, cwd):
+        candidate = os.path.join(directory, SETTINGS_FILE)
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def settings_notice(settings: Settings, start: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None) -> str:
+    """One line saying which settings file a run read, or where none was found."""
+    if settings.path is not None:
+        return f"settings: {settings.path}"
+    dirs = settings_search_dirs(start, cwd)
+    where = dirs[0] if len(dirs) == 1 else f"{dirs[0]} up to {dirs[-1]}"
+    return f"settings: none ({SETTINGS_FILE} not found in {where}); built-in defaults"
 
 
 def load_settings(root: str | os.PathLike[str] | None = None, path: str | os.PathLike[str] | None = None) -> Settings:

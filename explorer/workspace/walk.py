@@ -38,6 +38,9 @@ DEFAULT_EXCLUDED_DIR_SUFFIXES = (".egg-info", ".dist-info")
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 
 DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
+#: The project settings file (read by :mod:`explorer.workspace.settings`): configuration,
+#: never chunked.
+SETTINGS_FILE = ".chunk-explorer.toml"
 _BY_NAME = operator.attrgetter("name")
 _HEAD_BYTES = 256  # enough for a shebang line
 
@@ -57,6 +60,7 @@ UNREADABLE = "unreadable"
 NOT_REGULAR = "not-regular"
 BINARY = "binary"
 UNDECODABLE = "undecodable"
+SETTINGS = "settings-file"
 
 REASONS = {
     GITIGNORED: "ignored by .gitignore",
@@ -74,6 +78,7 @@ REASONS = {
     NOT_REGULAR: "not a regular file",
     BINARY: "binary",
     UNDECODABLE: "not valid UTF-8",
+    SETTINGS: "the settings file (never chunked)",
 }
 
 
@@ -322,7 +327,9 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
                     continue
                 # A file: regular, or a FIFO, socket or device (left out once not ignored).
                 name_bytes = fs_bytes(name)
-                if exclude is not None and exclude.decide_rel(fs_bytes(rel), name_bytes, False):
+                if name == SETTINGS_FILE:
+                    yield Skipped(entry.path, rel, SETTINGS)
+                elif exclude is not None and exclude.decide_rel(fs_bytes(rel), name_bytes, False):
                     yield Skipped(entry.path, rel, EXCLUDED)
                 elif ignored is not None and ignored(name_bytes, False):
                     yield Skipped(entry.path, rel, GITIGNORED)
@@ -367,6 +374,8 @@ def _directory_or_link(rules: WalkRules, entry: os.DirEntry[str], rel: str, ance
     if not is_dir:
         if not stat.S_ISREG(st.st_mode):
             return Skipped(path, rel, NOT_REGULAR, False), None
+        if name == SETTINGS_FILE:
+            return Skipped(path, rel, SETTINGS, False), None
         return rules.file_record(path, rel, name, st), None
     identity = (st.st_dev, st.st_ino)
     if identity in ancestors:
@@ -465,6 +474,9 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
                 continue
             if not os.path.isfile(absolute):
                 result.skipped.append(Skipped(given, prefix, NOT_REGULAR, False))
+                continue
+            if os.path.basename(absolute) == SETTINGS_FILE:
+                result.skipped.append(Skipped(given, prefix, SETTINGS, False))
                 continue
             language = detect_language(absolute) or detect_language(None, _open_head(absolute)[1])
             result.files.append(WalkedFile(absolute, prefix, size, language))

@@ -9,12 +9,20 @@ import pytest
 
 import explorer
 from explorer.cli import chunk_cmd
+from explorer.engine.options import ChunkOptions
 from explorer.workspace.export import JsonDocumentWriter
+from explorer.workspace.ids import chunk_ids, content_hash, settings_fingerprint
 from explorer.workspace.settings import SETTINGS_FILE
 
 
 def paths_of(doc) -> list[str]:
     return [f["path"] for f in doc["files"]]
+
+
+def with_ids(rel: str, chunks, options: ChunkOptions) -> list[dict]:
+    """The chunks as the export writes them: each with its stable id first."""
+    ids = chunk_ids(rel, [c.contextualized_text for c in chunks], options)
+    return [{"id": id_, **c.to_dict()} for id_, c in zip(ids, chunks)]
 
 
 def test_json_document_on_stdout_summary_on_stderr(cli, project, py_source) -> None:
@@ -28,7 +36,9 @@ def test_json_document_on_stdout_summary_on_stderr(cli, project, py_source) -> N
     mod = doc["files"][2]
     assert mod["language"] == "python"
     expected = explorer.chunk("src/pkg/mod.py", py_source, max_size=60)
-    assert mod["chunks"] == [c.to_dict() for c in expected]
+    assert mod["chunks"] == with_ids("src/pkg/mod.py", expected, ChunkOptions(max_size=60))
+    assert mod["fileHash"] == content_hash(py_source.encode())
+    assert doc["fingerprint"] == settings_fingerprint(ChunkOptions(max_size=60))
     assert "".join(c["text"] for c in mod["chunks"]) == py_source
     assert {"path": "data.json", "reason": "binary",
             "detail": "not a text file (contains NUL bytes)"} in doc["skipped"]
@@ -48,6 +58,10 @@ def test_jsonl_one_chunk_per_line_with_its_path(cli, project) -> None:
     mod_lines = [line for line in lines if line["path"] == "pkg/mod.py"]
     assert [line["index"] for line in mod_lines] == list(range(len(mod_lines)))
     assert all(line["language"] == "python" and "contextualizedText" in line for line in mod_lines)
+    source = (project / "src" / "pkg" / "mod.py").read_bytes()
+    assert {line["fileHash"] for line in mod_lines} == {content_hash(source)}
+    assert [line["id"] for line in mod_lines] == chunk_ids(
+        "pkg/mod.py", [line["contextualizedText"] for line in mod_lines], ChunkOptions(max_size=40))
 
 
 def test_output_file_written_atomically_and_not_chunked_next_time(cli, project) -> None:
@@ -192,12 +206,13 @@ def test_settings_file_and_flag_precedence(cli, project, py_source) -> None:
     assert flagged["options"]["max_size"] == 90  # flags over the file
     assert flagged["options"]["context_mode"] == "full"
     assert flagged["options"]["overlap_lines"] == 1  # not overridden: still from the file
-    # --exclude adds to the file's list (the settings file is a TOML file like any other)
-    assert paths_of(flagged) == [SETTINGS_FILE, "src/pkg/mod.py"]
+    # --exclude adds to the file's list; the settings file itself is never chunked
+    assert paths_of(flagged) == ["src/pkg/mod.py"]
+    assert {"path": SETTINGS_FILE, "reason": "settings-file"} in flagged["skipped"]
     # the chunks really use the effective options
     mod = next(f for f in flagged["files"] if f["path"] == "src/pkg/mod.py")
     expected = explorer.chunk("src/pkg/mod.py", py_source, max_size=90, overlap_lines=1)
-    assert mod["chunks"] == [c.to_dict() for c in expected]
+    assert mod["chunks"] == with_ids("src/pkg/mod.py", expected, ChunkOptions(max_size=90, overlap_lines=1))
     ignored = cli("chunk", project, "--no-settings").json()
     assert ignored["options"]["max_size"] == 1500 and "settings" not in ignored
     other = project.parent / "other.toml"

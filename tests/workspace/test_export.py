@@ -50,7 +50,7 @@ def test_text_with_markup_and_unicode_is_kept_verbatim() -> None:
     source = 'x = "[bold]é\\u0000"  # [/]\n'
     chunks = explorer.chunk("m.py", source)
     buffer = io.BytesIO()
-    JsonlWriter(buffer).add("m.py", "python", chunks)
+    JsonlWriter(buffer).add("m.py", "python", chunks, ChunkOptions(), "h")
     line = json.loads(buffer.getvalue())
     assert line["path"] == "m.py" and line["language"] == "python"
     assert line["text"] == source
@@ -62,7 +62,7 @@ def test_jsonl_one_chunk_per_line() -> None:
     assert len(chunks) > 1
     buffer = io.BytesIO()
     writer = JsonlWriter(buffer)
-    writer.add("a.py", "python", chunks)
+    writer.add("a.py", "python", chunks, ChunkOptions(max_size=15), "h")
     lines = buffer.getvalue().splitlines()
     assert writer.count == len(lines) == len(chunks)
     assert [json.loads(line)["index"] for line in lines] == list(range(len(chunks)))

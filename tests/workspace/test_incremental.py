@@ -1,0 +1,267 @@
+"""Incremental re-chunking through the Python API: the difference since the last run,
+faults that must lose nothing, and the state file's checks."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from explorer.engine import batch as engine_batch
+from explorer.engine.files import UnreadableFileError
+from explorer.engine.options import ChunkOptions
+from explorer.workspace import incremental, walk
+from explorer.workspace.export_run import write_export
+from explorer.workspace.incremental import StateError, open_incremental, read_state
+from explorer.workspace.walk import Skipped, plan
+
+OPTIONS = ChunkOptions(max_size=120)
+
+
+def make_tree(root) -> None:
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "a.py").write_text("def a():\n    return 1\n\n\ndef a2():\n    return 11\n")
+    (root / "pkg" / "b.py").write_text("def b():\n    return 2\n")
+    (root / "c.py").write_text("class C:\n    x = 3\n")
+
+
+def run_once(root, state, options=OPTIONS, **kwargs):
+    """One incremental run, committed: (records as dicts, summary)."""
+    with open_incremental([str(root)], str(state), options, jobs=1, **kwargs) as run:
+        records = [r.to_dict() for r in run.records()]
+        run.commit()
+    return records, run.summary
+
+
+def full_export(root, options=OPTIONS) -> dict[str, dict]:
+    """Every chunk record of a full JSONL export, by id."""
+    import io
+
+    buffer = io.BytesIO()
+    write_export(buffer, plan([str(root)], root=str(root)), options, fmt="jsonl", jobs=1)
+    records = [json.loads(line) for line in buffer.getvalue().splitlines()]
+    return {r["id"]: r for r in records}
+
+
+def apply(index: dict[str, dict], records) -> None:
+    for record in records:
+        if record["op"] == "upsert":
+            index[record["id"]] = {k: v for k, v in record.items() if k != "op"}
+        else:
+            index.pop(record["id"], None)
+
+
+def test_first_run_upserts_everything_and_a_second_run_emits_nothing(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    records, summary = run_once(root, tmp_path / "s.json")
+    index: dict[str, dict] = {}
+    apply(index, records)
+    assert index == full_export(root)
+    assert {r["op"] for r in records} == {"upsert"}
+    again, summary = run_once(root, tmp_path / "s.json")
+    assert again == [] and summary.chunked == 0 and summary.files == 3
+
+
+def test_changes_give_exactly_the_difference_of_two_full_exports(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    before = full_export(root)
+    (root / "pkg" / "a.py").write_text("def a():\n    return 1\n\n\ndef a3():\n    return 33\n")  # one chunk kept
+    (root / "pkg" / "b.py").unlink()
+    (root / "d.py").write_text("d = 4\n")
+    records, summary = run_once(root, state)
+    after = full_export(root)
+    apply(index, records)
+    assert index == after
+    deletes = {r["id"] for r in records if r["op"] == "delete"}
+    assert deletes == set(before) - set(after)
+    upserts = {r["id"] for r in records if r["op"] == "upsert"}
+    assert upserts == {i for i, r in after.items() if r["path"] in ("pkg/a.py", "d.py")}
+    assert summary.deleted_files == 1 and summary.chunked == 2
+
+
+def test_touched_file_is_hashed_not_chunked(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    for path in root.rglob("*.py"):
+        os.utime(path, ns=(10**18, 10**18))  # long before the run: statuses can be trusted
+    state = tmp_path / "s.json"
+    run_once(root, state)
+    os.utime(root / "c.py", ns=(15 * 10**17, 15 * 10**17))
+    records, summary = run_once(root, state)
+    assert records == [] and summary.touched == 1 and summary.chunked == 0
+    saved = read_state(str(state), str(root))
+    assert saved is not None and saved.files["c.py"].stat is not None and saved.files["c.py"].stat[1] == 15 * 10**17
+    # every status is now trusted: the next run reads no file of the tree
+    real = incremental.read_regular_file
+
+    def no_tree_reads(path, *args, **kwargs):
+        assert str(root) not in os.fspath(path), "read an unchanged file"
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(incremental, "read_regular_file", no_tree_reads)
+    records, summary = run_once(root, state)
+    assert records == [] and summary.unchanged == 3 and summary.touched == 0
+
+
+def test_changed_settings_rechunk_everything_and_say_why(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    other = ChunkOptions(max_size=30)
+    records, summary = run_once(root, state, other)
+    assert summary.rechunk_reason is not None and "max_size 120 -> 30" in summary.rechunk_reason
+    apply(index, records)
+    assert index == full_export(root, other)
+
+
+def test_unreadable_file_keeps_its_previous_chunks(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    kept = dict(index)
+    (root / "c.py").write_text("class C:\n    x = 30\n")
+    target = str(root / "c.py")
+    real = incremental.read_regular_file
+
+    def refuse(path, *args, **kwargs):
+        if os.fspath(path) == target:
+            raise UnreadableFileError(target, "permission denied")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(incremental, "read_regular_file", refuse)
+    records, summary = run_once(root, state)
+    assert records == [] and summary.kept == [("c.py", "permission denied")]
+    monkeypatch.undo()
+    # next time it reads: the change arrives, once
+    records, summary = run_once(root, state)
+    apply(index, records)
+    assert index == full_export(root) != kept
+    assert {r["path"] for r in records} == {"c.py"}
+
+
+def test_file_that_fails_to_chunk_is_neither_deleted_nor_repeated(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    shutil.rmtree(root / "pkg")
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    make_tree(tmp_path / "again")
+    shutil.copytree(tmp_path / "again" / "pkg", root / "pkg")  # two new files
+    real = engine_batch.read_regular_file
+
+    def refuse(path, *args, **kwargs):
+        if os.fspath(path).endswith("b.py"):
+            raise UnreadableFileError(os.fspath(path), "input/output error")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(engine_batch, "read_regular_file", refuse)
+    records, summary = run_once(root, state)
+    assert {r["path"] for r in records} == {"pkg/a.py"}
+    assert [rel for rel, _ in summary.kept] == ["pkg/b.py"]
+    monkeypatch.undo()
+    records, _ = run_once(root, state)
+    assert {r["path"] for r in records} == {"pkg/b.py"}
+
+
+def test_unreadable_directory_keeps_the_files_under_it(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    run_once(root, state)
+    real = walk._list
+
+    def refuse(directory, rel):
+        if rel == "pkg":
+            return Skipped(directory, rel, walk.UNREADABLE, True, "Permission denied")
+        return real(directory, rel)
+
+    monkeypatch.setattr(walk, "_list", refuse)
+    records, summary = run_once(root, state)
+    assert records == [] and summary.deleted_files == 0
+    assert set(read_state(str(state), str(root)).files) == {"c.py", "pkg/a.py", "pkg/b.py"}
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b"{not json", "corrupt"),
+    (b'{"format": "something-else"}', "not a chunk-explorer state file"),
+    (b'{"format": "chunk-explorer-state", "version": 99}', "version 99"),
+    (b'{"format": "chunk-explorer-state", "version": 1, "root": "/elsewhere"}', "made for root"),
+    (b"\xff\xfe", "corrupt"),
+])
+def test_unusable_state_is_refused_and_left_alone(tmp_path, content, fragment) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    state.write_bytes(content)
+    with pytest.raises(StateError, match=fragment), open_incremental([str(root)], str(state), OPTIONS) as run:
+        list(run.records())
+    assert state.read_bytes() == content
+
+
+def test_corrupt_entries_are_refused(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    run_once(root, state)
+    data = json.loads(state.read_text())
+    data["files"]["c.py"]["ids"] = "oops"
+    state.write_text(json.dumps(data))
+    with pytest.raises(StateError, match="corrupt"):
+        read_state(str(state), str(root))
+
+
+def test_no_commit_no_state_and_commit_needs_every_record(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    with open_incremental([str(root)], str(state), OPTIONS, jobs=1) as run:
+        first = next(iter(run.records()))
+        assert first.op == "upsert"
+        with pytest.raises(RuntimeError):
+            run.commit()
+    assert not state.exists()
+
+
+def test_a_second_run_on_the_same_state_refuses(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    with open_incremental([str(root)], str(state), OPTIONS, jobs=1), \
+            pytest.raises(StateError, match="another run"), open_incremental([str(root)], str(state), OPTIONS):
+        pass
+    with open_incremental([str(root)], str(state), OPTIONS, jobs=1) as run:  # released
+        list(run.records())
+
+
+def test_rename_is_a_delete_and_an_add(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    first, _ = run_once(root, state)
+    (root / "c.py").rename(root / "renamed.py")
+    records, _ = run_once(root, state)
+    old = {r["id"] for r in first if r["path"] == "c.py"}
+    assert {r["id"] for r in records if r["op"] == "delete"} == old
+    assert {r["path"] for r in records if r["op"] == "upsert"} == {"renamed.py"}
+
+
+def test_options_and_walk_come_from_the_settings_file(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    (root / ".chunk-explorer.toml").write_text('[chunk]\nmax_size = 33\n[walk]\nexclude = ["pkg"]\n')
+    with open_incremental([str(root)], str(tmp_path / "s.json"), jobs=1) as run:
+        records = [r.to_dict() for r in run.records()]
+    assert run.options.max_size == 33
+    assert {r["path"] for r in records} == {"c.py"}
