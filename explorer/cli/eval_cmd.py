@@ -4,29 +4,29 @@ on this code? An offline retrieval evaluation with confidence intervals."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ..display import bar
+from ..display import axis_cells, bar
 from ..engine.batch import default_jobs
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
-    CHUNKING, HEADLINE_METRICS, RETRIEVING, EvalConfig, EvalProgress, EvalResult, QueryFileError, QuerySpec,
-    SettingEval, evaluate, parse_query_lines,
+    HEADLINE_METRICS, EvalConfig, EvalResult, QueryFileError, QuerySpec, parse_query_lines,
 )
 from ..engine.retrieval.ranking import Retriever
+from ..workspace.evaluate import evaluate_paths
 from ..workspace.export import tool_version
-from ..workspace.sources import read_sources
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .grid import add_axes, build_settings, console, eval_progress, pick_setting
 from .report import _printable, plural, say, stderr_is_terminal, warn_about_walk
-from .sweep_cmd import AXES, add_axes, build_settings, pick_setting
+
+if TYPE_CHECKING:  # rich is imported when there is something to print
+    from rich.console import Console
 
 NAME = "eval"
 HELP = "which settings retrieve best on this code: an offline retrieval evaluation with intervals"
@@ -134,14 +134,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 # -- the run ---------------------------------------------------------------------------------
 def eval_settings(args: argparse.Namespace, base: ChunkOptions) -> list[ChunkOptions]:
     """The grid from the flags; max sizes default to 500,1000,2000 nws (scaled per unit)."""
-    if getattr(args, "sweep_max_size", None):
-        return build_settings(args, base)
-    grid: list[ChunkOptions] = []
-    for unit in getattr(args, "sweep_size_unit", None) or [base.size_unit]:
-        one = argparse.Namespace(**{**vars(args), "sweep_size_unit": [unit],
-                                    "sweep_max_size": list(DEFAULT_EVAL_MAX_SIZES[unit])})
-        grid += [s for s in build_settings(one, base) if s not in grid]
-    return grid
+    return build_settings(args, base, DEFAULT_EVAL_MAX_SIZES)
 
 
 def read_query_file(path: str, root: str) -> list[QuerySpec]:
@@ -208,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     settings = eval_settings(args, resolved.options)
     current = next((i for i, s in enumerate(settings) if s == resolved.options), None)
     if args.reference is not None:
-        reference = pick_setting(args.reference, settings)
+        reference = pick_setting(args.reference, settings, "--reference")
     else:
         reference = current if current is not None else 0
     queries: str | list[QuerySpec] = "docs"
@@ -221,14 +214,14 @@ def run(args: argparse.Namespace) -> int:
     files_plan = plan(args.paths, resolved.walk, root=root)
 
     warn_about_walk(files_plan)
-    sources, unreadable = read_sources(files_plan, resolved.walk.max_file_size)
     jobs = args.jobs or default_jobs()
     show_progress = not args.quiet and stderr_is_terminal()
     try:
-        with eval_progress(len(sources), len(settings), show_progress) as (on_progress, on_setting):
-            result = evaluate(sources, settings, queries=queries, query_source=args.queries, retriever=retriever,
-                              config=config, reference=reference, jobs=jobs, on_progress=on_progress,
-                              on_setting=on_setting)
+        with eval_progress(len(files_plan.files), len(settings), show_progress) as (on_progress, on_setting):
+            evaluation = evaluate_paths(files_plan, settings, walk=resolved.walk, queries=queries,
+                                        query_source=args.queries, retriever=retriever, config=config,
+                                        reference=reference, jobs=jobs, on_progress=on_progress,
+                                        on_setting=on_setting)
     except QueryFileError as exc:
         raise UsageError(f"--queries {args.queries}: {exc}") from None
     except RuntimeError as exc:  # EmbeddingError: the endpoint failed
@@ -239,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
         if close is not None:
             close()
 
+    result, unreadable = evaluation.result, evaluation.unreadable
     if args.json:
         document = {
             "tool": "chunk-explorer",
@@ -251,11 +245,11 @@ def run(args: argparse.Namespace) -> int:
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif result.queries and result.settings:
-        console = _console()
-        print_table(console, result, current)
-        print_cut_comparisons(console, result)
+        out = console()
+        print_table(out, result, current)
+        print_cut_comparisons(out, result)
         if not args.no_chart:
-            print_chart(console, result)
+            print_chart(out, result)
     if not args.quiet:
         for line in run_summary(result, len(settings), len(files_plan.skipped) + len(unreadable)):
             say(line)
@@ -268,38 +262,6 @@ def run(args: argparse.Namespace) -> int:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
         return EXIT_FAILED
     return EXIT_OK
-
-
-@contextlib.contextmanager
-def eval_progress(files: int, settings: int, enabled: bool) -> Iterator[
-        tuple[Callable[[EvalProgress], None] | None, Callable[[SettingEval], None] | None]]:
-    """Progress bars on stderr (chunking files, then settings scored, and the
-    retriever's work within a setting), or nothing."""
-    if not enabled:
-        yield None, None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(file=sys.stderr), transient=True)
-    chunking = progress.add_task("chunking files", total=files)
-    scored = progress.add_task("settings scored", total=settings)
-    step = progress.add_task("retrieving", total=None, visible=False)
-
-    def on_progress(event: EvalProgress) -> None:
-        if event.stage == CHUNKING:
-            progress.update(chunking, completed=event.done)
-        elif event.stage == RETRIEVING and event.total:
-            progress.update(step, completed=event.done, total=event.total, visible=True,
-                            description=f"retrieving (setting {(event.setting or 0) + 1})")
-
-    def on_setting(_: SettingEval) -> None:
-        progress.advance(scored)
-        progress.update(step, visible=False)
-
-    with progress:
-        yield on_progress, on_setting
 
 
 def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
@@ -331,19 +293,6 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
 
 
 # -- rendering -------------------------------------------------------------------------------
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(width=None if sys.stdout.isatty() else 180, highlight=False)
-
-
-def _axes(result: EvalResult) -> tuple[list[str], list[list[str]]]:
-    varied = [name for name in AXES if name in result.varied] or ["max_size"]
-    varied += [name for name in result.varied if name not in AXES]
-    headers = [AXES[name][1] if name in AXES else name for name in varied]
-    return headers, [[str(getattr(s.options, name)) for name in varied] for s in result.settings]
-
-
 def _points(value: float) -> str:
     return f"{100 * value:.1f}"
 
@@ -352,12 +301,13 @@ def _signed(value: float) -> str:
     return f"{100 * value:+.1f}"
 
 
-#: Table columns in the order they give way on a narrow terminal (the last go first).
-TABLE_PRIORITY = ("recall@5", "recall@budget", "iou@5", "mrr@10", "ndcg@10", "precision@5")
 _CELL_WIDTH = 20
+#: The chart's measures: as many of the headline measures as fit its bars.
+CHART_METRICS = HEADLINE_METRICS[:4]
+CHART_COLORS = ("cyan", "magenta", "yellow", "green")
 
 
-def print_table(console: Any, result: EvalResult, current: int | None) -> None:
+def print_table(console: Console, result: EvalResult, current: int | None) -> None:
     """One row per setting; each measure's cell holds three lines: the value (★ the best),
     its interval, and the paired difference against the reference (dim when not separated)."""
     from rich.table import Table
@@ -372,11 +322,10 @@ def print_table(console: Any, result: EvalResult, current: int | None) -> None:
     console.print(Text(f"In each cell: the value in % (★ the best), its 95% bootstrap interval, and the paired "
                        f"difference against #{ref.index + 1} in points, dim when its interval includes 0 "
                        "(not a real difference).", style="dim"))
-    headers, axis_rows = _axes(result)
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     axis_width = sum(max(len(h), *(len(r[i]) for r in axis_rows)) + 2 for i, h in enumerate(headers)) + 14
     room = max(2, ((console.width or 180) - axis_width) // _CELL_WIDTH)
-    shown = [name for name in TABLE_PRIORITY[:room]]
-    metrics = [name for name in HEADLINE_METRICS if name in shown]
+    metrics = list(HEADLINE_METRICS[:room])  # on a narrow terminal the last give way
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("#", justify="right")
     for header in headers:
@@ -411,7 +360,7 @@ def print_table(console: Any, result: EvalResult, current: int | None) -> None:
     console.print(Text(legend, style="dim"))
 
 
-def print_cut_comparisons(console: Any, result: EvalResult) -> None:
+def print_cut_comparisons(console: Console, result: EvalResult) -> None:
     """ast against lines on the definitions that lines cuts and ast keeps whole: where
     the strategies actually differ (over all queries the difference is diluted)."""
     from rich.text import Text
@@ -428,13 +377,13 @@ def print_cut_comparisons(console: Any, result: EvalResult) -> None:
             f"#{ast.index + 1} (ast) keeps whole, ast - lines: " + "; ".join(parts), style="cyan"))
 
 
-def print_chart(console: Any, result: EvalResult) -> None:
+def print_chart(console: Console, result: EvalResult) -> None:
     """Bars on a 0-100% scale per measure, with the interval drawn around each bar's end."""
     from rich.table import Table
     from rich.text import Text
 
-    measures = (("recall@5", "cyan"), ("recall@budget", "magenta"), ("ndcg@10", "green"), ("iou@5", "yellow"))
-    headers, axis_rows = _axes(result)
+    measures = tuple(zip(CHART_METRICS, CHART_COLORS))
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     label_width = max(len(" ".join(r)) for r in axis_rows) + 5
     width = max(8, min(30, ((console.width or 100) - label_width) // len(measures) - 8))
     table = Table(box=None, header_style="bold", pad_edge=False)

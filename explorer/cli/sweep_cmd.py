@@ -9,21 +9,22 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes
 from ..engine.batch import default_jobs
-from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
-from ..display import bar, format_num, format_pct, human_bytes
-from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SettingResult, SweepResult, settings_grid
-from ..workspace.export import OutputError, tool_version
+from ..engine.options import ChunkOptions
+from ..engine.retrieval import HEADLINE_METRICS, EvalResult
+from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SettingResult, SweepResult
 from ..workspace.atomic import check_writable
-from ..workspace.settings import (
-    SETTINGS_FILE, SettingsError, find_settings, save_settings,
-)
+from ..workspace.evaluate import evaluate_paths
+from ..workspace.export import OutputError, tool_version
+from ..workspace.settings import SETTINGS_FILE, SettingsError, find_settings, save_settings
 from ..workspace.sweep import sweep_paths
-from ..workspace.walk import common_root, plan
+from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .grid import add_axes, build_settings, console, eval_progress, pick_setting
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
@@ -45,67 +46,6 @@ Each file is parsed once and re-chunked per setting. Nothing is written unless
 
 exit status: 0 done, 1 some files failed (the figures cover the others) or the
 settings file could not be written, 2 usage error (nothing done)."""
-
-#: Sweep axes in table order (slowest first): ChunkOptions field -> (argparse dest, column header).
-AXES = {
-    "size_unit": ("sweep_size_unit", "unit"),
-    "strategy": ("sweep_strategy", "strategy"),
-    "context_mode": ("sweep_context", "context"),
-    "max_size": ("sweep_max_size", "max"),
-    "overlap_lines": ("sweep_overlap_lines", "overlap"),
-}
-
-
-# -- flags --------------------------------------------------------------------------------
-def _int_list(minimum: int) -> Callable[[str], list[int]]:
-    def parse(text: str) -> list[int]:
-        values = []
-        for part in _parts(text):
-            try:
-                value = int(part)
-            except ValueError:
-                raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {part!r}") from None
-            if value < minimum:
-                raise argparse.ArgumentTypeError(f"every value must be at least {minimum}, got {value}")
-            values.append(value)
-        return values
-
-    return parse
-
-
-def _choice_list(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
-    def parse(text: str) -> list[str]:
-        values = _parts(text)
-        wrong = [v for v in values if v not in choices]
-        if wrong:
-            raise argparse.ArgumentTypeError(f"{', '.join(wrong)} not one of {', '.join(choices)}")
-        return values
-
-    return parse
-
-
-def _parts(text: str) -> list[str]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts:
-        raise argparse.ArgumentTypeError("expected a comma-separated list of values")
-    return parts
-
-
-def add_axes(parser: argparse.ArgumentParser, default_sizes: str, context_help: str) -> argparse._ArgumentGroup:
-    """The grid flags ``sweep`` and ``eval`` share: every combination of the listed values is a setting."""
-    axes = parser.add_argument_group("settings to compare (comma-separated; every combination is run)")
-    axes.add_argument("--max-size", dest="sweep_max_size", type=_int_list(1), metavar="LIST",
-                      help=f"largest chunk, in the size unit (default {default_sizes} for nws)")
-    axes.add_argument("--overlap-lines", dest="sweep_overlap_lines", type=_int_list(0), metavar="LIST",
-                      help="lines of the previous chunk repeated before each chunk, e.g. 0,5")
-    axes.add_argument("--size-unit", dest="sweep_size_unit", type=_choice_list(SIZE_UNITS), metavar="LIST",
-                      help=f"size units: {', '.join(SIZE_UNITS)}")
-    axes.add_argument("--context", dest="sweep_context", type=_choice_list(CONTEXT_MODES), metavar="LIST",
-                      help=f"{context_help}: {', '.join(CONTEXT_MODES)}")
-    axes.add_argument("--strategy", dest="sweep_strategy", type=_choice_list(STRATEGIES), metavar="LIST",
-                      help="ast and/or lines (the line-packing baseline)")
-    return axes
-
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION,
@@ -130,48 +70,6 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     cli_options.add_settings_options(parser)
     parser.set_defaults(run=run)
     return parser
-
-
-add_parser = register  # the name the tuning issue asked for
-
-
-# -- the settings ----------------------------------------------------------------------------
-def build_settings(args: argparse.Namespace, base: ChunkOptions) -> list[ChunkOptions]:
-    """The cartesian product of the listed values over ``base``; max sizes default per unit."""
-    axes: dict[str, list[Any]] = {}
-    for name, (dest, _) in AXES.items():
-        if getattr(args, dest, None):
-            axes[name] = list(getattr(args, dest))
-    if "max_size" in axes:
-        return settings_grid(base, axes)
-    grid: list[ChunkOptions] = []
-    for unit in axes.get("size_unit", [base.size_unit]):
-        grid += settings_grid(base, {**axes, "size_unit": [unit], "max_size": list(DEFAULT_MAX_SIZES[unit])})
-    return grid
-
-
-def pick_setting(text: str, settings: list[ChunkOptions]) -> int:
-    """The index chosen by ``--save``: a number from the # column (``2`` or ``#2``), or a
-    max size that only one setting has. Raises UsageError."""
-    raw = text.strip()
-    as_index = raw.startswith("#")
-    try:
-        number = int(raw.lstrip("#"))
-    except ValueError:
-        raise UsageError(f"--save takes a number from the # column or a max size, not {text!r}") from None
-    if 1 <= number <= len(settings):
-        return number - 1
-    if as_index:
-        raise UsageError(f"--save {text}: the sweep has settings #1 to #{len(settings)}")
-    matches = [i for i, s in enumerate(settings) if s.max_size == number]
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        listed = ", ".join(f"#{i + 1}" for i in matches)
-        raise UsageError(f"--save {text}: several settings have max size {number} ({listed}); give the # instead")
-    sizes = ", ".join(str(s) for s in dict.fromkeys(s.max_size for s in settings))
-    raise UsageError(f"--save {text}: no setting has that number or max size (numbers 1-{len(settings)}, "
-                     f"max sizes {sizes})")
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -216,14 +114,14 @@ def run(args: argparse.Namespace) -> int:
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif result.files:
-        console = _console()
-        print_table(console, result, current, extra_columns=_retrieval_columns(retrieval) if retrieval else None)
+        out = console()
+        print_table(out, result, current, extra_columns=_retrieval_columns(retrieval) if retrieval else None)
         if retrieval is not None:
-            console.print(f"recall@5, recall@budget: % with 95% intervals, ★ the best (BM25, {len(retrieval.queries):,} "
+            out.print(f"recall@5, recall@budget: % with 95% intervals, ★ the best (BM25, {len(retrieval.queries):,} "
                           "queries from docs; `chunk-explorer eval` shows every measure and the differences)",
                           style="dim", markup=False)
         if not args.no_chart:
-            print_chart(console, result)
+            print_chart(out, result)
 
     if not args.quiet:
         for line in run_summary(result, len(settings)):
@@ -278,40 +176,22 @@ def run_summary(result: SweepResult, settings: int) -> list[str]:
 
 
 # -- rendering ---------------------------------------------------------------------------------
-def _console() -> Console:
-    from rich.console import Console
-
-    return Console(width=None if sys.stdout.isatty() else 160, highlight=False)
-
-
-def _axis_cells(result: SweepResult) -> tuple[list[str], list[list[str]]]:
-    varied = [name for name in AXES if name in result.varied] or ["max_size"]
-    varied += [name for name in result.varied if name not in AXES]  # e.g. a mixed-language sweep
-    headers = [AXES[name][1] if name in AXES else name for name in varied]
-    rows = [[str(getattr(s.options, name)) for name in varied] for s in result.settings]
-    return headers, rows
-
-
-SIZE_KEYS = ("min", "median", "p95", "max")
-
-
-def _retrieval(files_plan: Any, settings: list[ChunkOptions], current: int | None,
-               resolved: cli_options.Resolved, jobs: int, show_progress: bool) -> Any:
+def _retrieval(files_plan: WalkPlan, settings: list[ChunkOptions], current: int | None,
+               resolved: cli_options.Resolved, jobs: int, show_progress: bool) -> EvalResult:
     """``--retrieval``: the evaluation of ``chunk-explorer eval`` over the same files and settings."""
-    from ..engine.retrieval import evaluate
-    from ..workspace.sources import read_sources
-    from .eval_cmd import eval_progress
-
-    sources, _ = read_sources(files_plan, resolved.walk.max_file_size)
-    with eval_progress(len(sources), len(settings), show_progress) as (on_progress, on_setting):
-        return evaluate(sources, settings, reference=current or 0, jobs=jobs, on_progress=on_progress,
-                        on_setting=on_setting)
+    with eval_progress(len(files_plan.files), len(settings), show_progress) as (on_progress, on_setting):
+        return evaluate_paths(files_plan, settings, walk=resolved.walk, reference=current or 0, jobs=jobs,
+                              on_progress=on_progress, on_setting=on_setting).result
 
 
-def _retrieval_columns(retrieval: Any) -> list[tuple[str, list[str]]]:
-    """recall@5 and recall@budget per setting, in %, with intervals; ★ marks the best."""
+#: The retrieval columns a sweep table has room for: the first headline measures.
+RETRIEVAL_COLUMNS = HEADLINE_METRICS[:2]
+
+
+def _retrieval_columns(retrieval: EvalResult) -> list[tuple[str, list[str]]]:
+    """The first headline measures per setting, in %, with intervals; ★ marks the best."""
     columns = []
-    for name in ("recall@5", "recall@budget"):
+    for name in RETRIEVAL_COLUMNS:
         best = retrieval.best(name)
         cells = []
         for i, setting in enumerate(retrieval.settings):
@@ -321,7 +201,7 @@ def _retrieval_columns(retrieval: Any) -> list[tuple[str, list[str]]]:
     return columns
 
 
-def print_table(console: Any, result: SweepResult, current: int | None,
+def print_table(console: Console, result: SweepResult, current: int | None,
                 extra_columns: list[tuple[str, list[str]]] | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -330,22 +210,13 @@ def print_table(console: Any, result: SweepResult, current: int | None,
     console.print(Text(f"Sweep of {plural(result.files, 'file')} (sizes in {unit}; "
                        f"index = vectors of {result.embedding_dim} float32 + contextualized text)", style="bold"))
     table = Table(box=None, header_style="bold", pad_edge=False)
-    headers, axis_rows = _axis_cells(result)
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     table.add_column("#", justify="right")
-    for header in headers:
-        table.add_column(header, justify="right")
-    for header in ("chunks", "min", "median", "p95", "max", "tiny%", "over%", "split defs", "doc_split%", "index"):
-        table.add_column(header, justify="right")
-    for header, _ in extra_columns or ():
+    for header in [*headers, *(c.header for c in SWEEP_COLUMNS), *(h for h, _ in extra_columns or ())]:
         table.add_column(header, justify="right")
     for setting, axis in zip(result.settings, axis_rows):
-        g = setting.summary.overall
-        sizes = g.size_stats()
         mark = "*" if setting.index == current else ""
-        split = f"{setting.split_definitions:,} ({format_pct(g.split_any_pct)})"
-        cells = [f"{setting.index + 1}{mark}", *axis, f"{g.chunks:,}", *(format_num(sizes[k]) for k in SIZE_KEYS),
-                 format_pct(g.tiny_pct), format_pct(g.over_pct), split, format_pct(g.doc_split_pct),
-                 human_bytes(setting.index_bytes)]
+        cells = [f"{setting.index + 1}{mark}", *axis, *(c.cell(setting) for c in SWEEP_COLUMNS)]
         cells += [column[setting.index] for _, column in extra_columns or ()]
         table.add_row(*(Text(c) for c in cells), style="bold" if mark else "")
     console.print(table)
@@ -353,7 +224,7 @@ def print_table(console: Any, result: SweepResult, current: int | None,
         console.print(Text("* the settings in effect now (settings file and flags)", style="dim"))
 
 
-def print_chart(console: Any, result: SweepResult) -> None:
+def print_chart(console: Console, result: SweepResult) -> None:
     """One row per setting: bars for chunks, index size, tiny% and split%. Counts are
     scaled to their column's largest value; the two percentages share one scale (at
     least 0-10%), so a fraction of a percent stays a sliver. Figures are printed beside."""
@@ -366,7 +237,7 @@ def print_chart(console: Any, result: SweepResult) -> None:
         ("tiny%", lambda s: s.summary.overall.tiny_pct or 0.0, format_pct, "yellow"),
         ("split%", lambda s: s.summary.overall.split_any_pct or 0.0, format_pct, "red"),
     )
-    headers, axis_rows = _axis_cells(result)
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     label_width = max(len(" ".join(r)) for r in axis_rows) + 5
     width = max(6, min(24, ((console.width or 80) - label_width) // len(measures) - 10))
     table = Table(box=None, header_style="bold", pad_edge=False)

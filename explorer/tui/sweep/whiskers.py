@@ -15,10 +15,10 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.engine.retrieval import Estimate, EvalResult, SettingEval
+from explorer.engine.retrieval import HEADLINE_METRICS, Estimate, EvalResult, SettingEval
 
-#: The measures shown, in order.
-WHISKER_METRICS = ("recall@5", "recall@budget", "mrr@10", "ndcg@10")
+#: The measures shown: as many of the headline measures as the panel has room for.
+WHISKER_METRICS = HEADLINE_METRICS[:4]
 TRACK_WIDTH = 15
 
 REFERENCE_MARK, BETTER_MARK, WORSE_MARK, NOT_SEPARATED_MARK = "ref", "▲", "▼", "≈"
