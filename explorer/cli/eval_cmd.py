@@ -16,13 +16,20 @@ from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
     HEADLINE_METRICS, EvalConfig, EvalResult, QueryFileError, QuerySpec, parse_query_lines,
 )
+from ..engine.retrieval.evaluate import QUERY_SOURCES
+from ..engine.retrieval.hybrid import DEFAULT_RRF_K
+from ..engine.retrieval.recommend import recommend
 from ..engine.retrieval.ranking import Retriever
 from ..workspace.evaluate import evaluate_paths
-from ..workspace.export import tool_version
+from ..workspace.export import OutputError, tool_version
+from ..workspace.settings import SettingsError
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .grid import add_axes, build_settings, console, eval_progress, pick_setting
+from .grid import (
+    DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
+    current_position, eval_progress, pick_setting, print_recommendation, save_setting,
+)
 from .report import _printable, plural, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
@@ -34,25 +41,38 @@ DESCRIPTION = """\
 Chunk the files under every combination of the listed values and measure how well
 each setting lets a retriever find the right code.
 
-Queries (--queries docs, the default): every function, method and class with a doc
-of at least 8 words gives one, the doc's first sentence without the definition's
-name; every such doc is removed from the code before it is chunked and indexed, so
-retrieval cannot match the doc itself. Or give a JSONL file of your own, one line per
-query: {"query": "...", "path": "src/a.py", "start_line": 10, "end_line": 42}
-(paths relative to the common root of PATH..., lines 1-based and inclusive).
+Queries (--queries, comma-separated sources; docs by default):
+  docs   every function, method and class with a doc of at least 8 words gives one,
+         the doc's first sentence without the definition's name; every such doc is
+         removed from the code before it is chunked and indexed, so retrieval cannot
+         match the doc itself.
+  calls  needs no docs: the 5 lines up to a call of a function, method or class
+         defined once, in another file, are the query; the definition is the target.
+         The chunks holding the query's own lines are left out of its ranking.
+  types  the same for a type, interface, enum or class named in an annotation.
+Or give a JSONL file of your own, one line per query:
+{"query": "...", "path": "src/a.py", "start_line": 10, "end_line": 42}
+(a path relative to the common root of PATH..., to the current directory, or
+absolute; lines 1-based and inclusive). With several sources each is also
+reported on its own.
 
 A retrieved chunk is a hit when at least --hit-threshold of the target, or of the
 chunk, is shared between them (in non-whitespace characters). Per setting: recall@5
 (a hit in the top 5), MRR@10, nDCG@10, recall@budget (the share of the target
 covered by the chunks taken in rank order within --budget non-whitespace
-characters: sizes compared at equal context cost), and the token precision and IoU
-of the top 5. Each with a 95% bootstrap interval over the queries, and the paired
-difference against the reference setting; a difference counts only when its
-interval excludes 0.
+characters, or in the settings' size unit: sizes compared at equal context cost),
+and the token precision and IoU of the top 5. Each with a 95% bootstrap interval
+over the queries, and the paired difference against the reference setting; a
+difference counts only when its interval excludes 0.
 
-The retriever is BM25 (offline), or your embedding model through any
-OpenAI-compatible endpoint (--embed-url http://localhost:11434/v1 --embed-model NAME:
-Ollama, TEI, vLLM, llama.cpp, OpenAI), with vectors cached on disk.
+It ends with one recommended setting for --objective (top5: recall@5; budget:
+recall@budget): the best on it among the settings not separated from the best,
+preferring the fewest chunks; or "keep your current settings" when they are among
+those. --save writes the recommended setting to the settings file.
+
+The retriever is BM25 (offline), your embedding model through any OpenAI-compatible
+endpoint (--embed-url http://localhost:11434/v1 --embed-model NAME: Ollama, TEI,
+vLLM, llama.cpp, OpenAI), with vectors cached on disk, or both fused (hybrid).
 
 exit status: 0 done, 1 nothing to evaluate, some files failed or the endpoint
 failed, 2 usage error (nothing done)."""
@@ -68,6 +88,16 @@ def _fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, got {value:g}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {value:g}")
     return value
 
 
@@ -87,10 +117,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                            "max size (default: the current settings if listed, else the first)")
     parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
     evaluation = parser.add_argument_group("queries and scoring")
-    evaluation.add_argument("--queries", default="docs", metavar="docs|FILE.jsonl",
-                            help="queries from the code's docs (default), or a JSONL file of your own")
-    evaluation.add_argument("--budget", type=cli_options.positive_int, default=4000, metavar="NWS",
-                            help="context budget for recall@budget, in non-whitespace characters (default 4000)")
+    evaluation.add_argument("--queries", default="docs", metavar="SOURCES|FILE.jsonl",
+                            help=f"query sources, comma-separated: {', '.join(QUERY_SOURCES)} (default docs; e.g. "
+                                 "docs,calls,types), or a JSONL file of your own")
+    evaluation.add_argument("--budget", type=cli_options.positive_int, metavar="N",
+                            help="context budget for recall@budget, in the settings' size unit (default "
+                                 + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
+    add_objective(parser)
     evaluation.add_argument("--hit-threshold", type=_fraction, default=0.5, metavar="F",
                             help="share of the target or of the chunk that makes a hit (default 0.5)")
     evaluation.add_argument("--seed", type=cli_options.non_negative_int, default=0, metavar="N",
@@ -98,8 +131,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     evaluation.add_argument("--resamples", type=cli_options.positive_int, default=1000, metavar="N",
                             help="bootstrap resamples (default 1000)")
     retrieval = parser.add_argument_group("retriever")
-    retrieval.add_argument("--retriever", choices=("bm25", "embeddings"), default=None,
-                           help="bm25 (default, offline) or embeddings (needs --embed-url and --embed-model)")
+    retrieval.add_argument("--retriever", choices=("bm25", "embeddings", "hybrid"), default=None,
+                           help="bm25 (default, offline), embeddings (needs --embed-url and --embed-model), or "
+                                "hybrid: both, fused by reciprocal rank")
+    retrieval.add_argument("--rrf-k", type=_positive_float, default=DEFAULT_RRF_K, metavar="K",
+                           help=f"hybrid: the fusion constant, a document scoring 1/(K + rank) per retriever "
+                                f"(default {DEFAULT_RRF_K})")
     retrieval.add_argument("--embed-url", type=_url, metavar="URL",
                            help="an OpenAI-compatible API base, e.g. http://localhost:11434/v1 (POST URL/embeddings)")
     retrieval.add_argument("--embed-model", metavar="NAME", help="the model name the endpoint knows")
@@ -123,6 +160,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print a JSON document instead of the table")
     output.add_argument("--no-chart", action="store_true", help="the table only")
+    output.add_argument("--save", action="store_true",
+                        help="write the recommended setting to the settings file (.chunk-explorer.toml)")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no run summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
@@ -156,16 +195,22 @@ def read_query_file(path: str, root: str) -> list[QuerySpec]:
     return specs
 
 
+def is_source_list(text: str) -> bool:
+    """Whether ``--queries`` names built-in sources (else it is a file)."""
+    parts = [part.strip() for part in text.split(",")]
+    return all(part in QUERY_SOURCES for part in parts) and not os.path.isfile(text)
+
+
 def make_retriever(args: argparse.Namespace) -> Retriever:
     kind = args.retriever or ("embeddings" if args.embed_url else "bm25")
+    from ..engine.retrieval.bm25 import BM25Retriever
+
     if kind == "bm25":
         if args.embed_url or args.embed_model:
-            raise UsageError("--embed-url and --embed-model go with --retriever embeddings")
-        from ..engine.retrieval.bm25 import BM25Retriever
-
+            raise UsageError("--embed-url and --embed-model go with --retriever embeddings or hybrid")
         return BM25Retriever()
     if not args.embed_url or not args.embed_model:
-        raise UsageError("the embeddings retriever needs --embed-url and --embed-model")
+        raise UsageError(f"the {kind} retriever needs --embed-url and --embed-model")
     if args.embed_timeout <= 0:
         raise UsageError("--embed-timeout must be above 0")
     from ..engine.retrieval.embeddings import (EmbeddingClient, EmbeddingEndpoint, EmbeddingRetriever,
@@ -186,7 +231,12 @@ def make_retriever(args: argparse.Namespace) -> Retriever:
         cache = VectorCache(cache_path)
     except (OSError, Exception) as exc:  # sqlite3.Error: an unusable cache file
         raise UsageError(f"--embed-cache: cannot use {cache_path}: {exc}") from None
-    return EmbeddingRetriever(EmbeddingClient(endpoint, cache))
+    dense = EmbeddingRetriever(EmbeddingClient(endpoint, cache))
+    if kind == "hybrid":
+        from ..engine.retrieval.hybrid import HybridRetriever
+
+        return HybridRetriever(BM25Retriever(), dense, rrf_k=args.rrf_k)
+    return dense
 
 
 def default_cache_path() -> str:
@@ -204,11 +254,15 @@ def run(args: argparse.Namespace) -> int:
         reference = pick_setting(args.reference, settings, "--reference")
     else:
         reference = current if current is not None else 0
-    queries: str | list[QuerySpec] = "docs"
-    if args.queries != "docs":
+    queries: str | list[QuerySpec] = args.queries
+    if not is_source_list(args.queries):
         queries = read_query_file(args.queries, root)
-    config = EvalConfig(budget=args.budget, hit_threshold=args.hit_threshold, resamples=args.resamples,
-                        seed=args.seed)
+    budget, budget_unit = budget_config(args.budget, settings)
+    config = EvalConfig(budget=budget, hit_threshold=args.hit_threshold, resamples=args.resamples,
+                        seed=args.seed, budget_unit=budget_unit)
+    explicit_file = bool(getattr(args, "settings", None))
+    if args.save:
+        check_save_target(resolved, root, explicit_file)
     retriever = make_retriever(args)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
@@ -233,6 +287,13 @@ def run(args: argparse.Namespace) -> int:
             close()
 
     result, unreadable = evaluation.result, evaluation.unreadable
+    recommendation = recommend(result, args.objective, current_position(result, current)) if result.complete else None
+    saved = save_error = None
+    if args.save and recommendation is not None:
+        try:
+            saved = save_setting(result.settings[recommendation.setting].options, resolved, root, explicit_file)
+        except (OutputError, SettingsError) as exc:
+            save_error = str(exc)
     if args.json:
         document = {
             "tool": "chunk-explorer",
@@ -241,23 +302,40 @@ def run(args: argparse.Namespace) -> int:
             "settingsFile": resolved.settings_path,
             "current": current,
             **result.to_dict(),
+            "recommendation": None if recommendation is None else recommendation.to_dict(result),
+            **({"saved": None if saved is None else {"index": result.settings[recommendation.setting].index,
+                                                     "path": saved}}
+               if args.save and recommendation is not None else {}),
         }
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif result.queries and result.settings:
         out = console()
         print_table(out, result, current)
+        print_sources(out, result)
         print_cut_comparisons(out, result)
         if not args.no_chart:
             print_chart(out, result)
+        if recommendation is not None:
+            print_recommendation(out, result, recommendation)
     if not args.quiet:
         for line in run_summary(result, len(settings), len(files_plan.skipped) + len(unreadable)):
             say(line)
     if not result.queries:
         say("No queries: no function, method or class with a doc of 8 words or more in a language with full "
-            "structure support (see `chunk-explorer languages`); give --queries FILE.jsonl instead."
-            if queries == "docs" else "No queries: every query's target is blank.")
+            "structure support (see `chunk-explorer languages`); try --queries docs,calls,types, or give "
+            "--queries FILE.jsonl." if queries == "docs" else
+            "No queries: no source gave any (calls and types need definitions used from other files in a "
+            "language with full structure support)." if isinstance(queries, str) else
+            "No queries: every query's target is blank.")
         return EXIT_FAILED
+    if args.save:
+        if save_error is not None or saved is None:
+            say(f"chunk-explorer: error: {save_error or 'nothing to save: the evaluation did not finish'}")
+            return EXIT_FAILED
+        assert recommendation is not None
+        chosen = result.settings[recommendation.setting]
+        say(f"Saved #{chosen.index + 1} ({chosen.label(result.varied)}) to {_printable(saved)}")
     if result.failed:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
         return EXIT_FAILED
@@ -358,6 +436,39 @@ def print_table(console: Console, result: EvalResult, current: int | None) -> No
     if hidden:
         legend += f"; {', '.join(hidden)} in a wider terminal or with --json"
     console.print(Text(legend, style="dim"))
+
+
+def print_sources(console: Console, result: EvalResult) -> None:
+    """With several query sources: each source's first two headline measures per setting,
+    and the paired difference against the reference (dim when not separated)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    reports = result.by_source()
+    if len(reports) < 2 and "," not in result.query_source:
+        return
+    names = HEADLINE_METRICS[:2]
+    table = Table(box=None, header_style="bold", pad_edge=False, title_justify="left")
+    table.add_column("#", justify="right")
+    for source, report in reports.items():
+        for name in names:
+            table.add_column(f"{source} ({report.queries:,}) {name}", justify="right")
+    for position, setting in enumerate(result.settings):
+        cells = [Text(f"{setting.index + 1}")]
+        for report in reports.values():
+            for name in names:
+                m, d = report.metrics[position][name], report.delta[position][name]
+                cell = Text(f"{_points(m.value)} ")
+                if position == result.reference:
+                    cell.append("ref", style="dim")
+                else:
+                    cell.append(f"{_signed(d.value)}", style=("green" if d.value > 0 else "red") if d.separated else "dim")
+                cells.append(cell)
+        table.add_row(*cells)
+    console.print()
+    console.print(Text("Per query source (queries in brackets): value in %, then the difference against the "
+                       "reference in points, dim when not separated", style="dim"))
+    console.print(table)
 
 
 def print_cut_comparisons(console: Console, result: EvalResult) -> None:

@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
-from ..engine.retrieval import CHUNKING, RETRIEVING, EvalProgress, SettingEval
+from ..engine.retrieval import CHUNKING, RETRIEVING, EvalProgress, EvalResult, SettingEval
+from ..engine.retrieval.recommend import OBJECTIVES, Recommendation
 from ..engine.sweep import DEFAULT_MAX_SIZES, settings_grid
+from ..workspace.atomic import check_writable
+from ..workspace.export import OutputError
+from ..workspace.settings import SETTINGS_FILE, find_settings, save_settings
+from . import options as cli_options
 from .errors import UsageError
+from .report import _printable
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
@@ -28,6 +36,9 @@ AXES = {
 }
 #: Table width when stdout is not a terminal (a file or a pipe).
 PIPE_WIDTH = 180
+#: The context budget of recall@budget when none is given, per size unit (about 4,000
+#: non-whitespace characters in each).
+DEFAULT_BUDGETS = {"nws": 4000, "chars": 8000, "lines": 200}
 
 
 # -- flags --------------------------------------------------------------------------------
@@ -81,6 +92,58 @@ def add_axes(parser: argparse.ArgumentParser, default_sizes: str, context_help: 
     return axes
 
 
+def add_objective(parser: argparse.ArgumentParser) -> None:
+    """``--objective``: what the recommendation optimises."""
+    parser.add_argument("--objective", choices=tuple(OBJECTIVES), default="top5",
+                        help="what the recommended setting is best at: top5 (recall@5: you take the top 5 "
+                             "chunks, the default) or budget (recall@budget: you fill --budget)")
+
+
+def budget_config(budget: int | None, settings: Sequence[ChunkOptions]) -> tuple[int, str]:
+    """The budget and its unit: the settings' size unit when they share one, else nws;
+    the unit's default when ``budget`` is None."""
+    units = {s.size_unit for s in settings}
+    unit = units.pop() if len(units) == 1 else "nws"
+    return (DEFAULT_BUDGETS[unit] if budget is None else budget), unit
+
+
+def current_position(result: EvalResult, current: int | None) -> int | None:
+    """Where the setting numbered ``current`` sits in ``result.settings`` (None: not there)."""
+    return next((i for i, s in enumerate(result.settings) if s.index == current), None)
+
+
+def recommendation_lines(result: EvalResult, recommendation: Recommendation) -> list[str]:
+    """The recommendation as the CLI prints it: the setting and why, then the evidence."""
+    chosen = result.settings[recommendation.setting]
+    label = chosen.label(result.varied)
+    head = "Keep your current settings" if recommendation.keep_current else f"Recommended: #{chosen.index + 1}"
+    lines = [f"{head} ({label}; {chosen.chunks:,} chunks) for --objective {recommendation.objective}: "
+             f"{recommendation.reason}."]
+    if recommendation.evidence and recommendation.compared is not None:
+        other = result.settings[recommendation.compared]
+        lines.append(f"Queries that moved most, #{other.index + 1} -> #{chosen.index + 1} ({recommendation.measure}):")
+        for moved in recommendation.evidence:
+            ranks = f"rank {_rank(moved.rank_before)} -> {_rank(moved.rank_after)}"
+            text = " ".join(moved.text.split())
+            text = text if len(text) <= 70 else text[:69] + "…"
+            lines.append(f"  {100 * moved.before:.0f}% -> {100 * moved.after:.0f}% ({ranks}) {moved.path}:{moved.line} "
+                         f"{text!r}")
+    return lines
+
+
+def print_recommendation(console: Console, result: EvalResult, recommendation: Recommendation) -> None:
+    from rich.text import Text
+
+    console.print()
+    for number, line in enumerate(recommendation_lines(result, recommendation)):
+        # query texts and paths are data: printable characters only, never markup
+        console.print(Text(_printable(line), style="bold" if number == 0 else ""))
+
+
+def _rank(rank: int | None) -> str:
+    return "-" if rank is None else str(rank)
+
+
 # -- the settings ----------------------------------------------------------------------------
 def build_settings(args: argparse.Namespace, base: ChunkOptions,
                    default_sizes: Mapping[str, Sequence[int]] = DEFAULT_MAX_SIZES) -> list[ChunkOptions]:
@@ -122,6 +185,28 @@ def pick_setting(text: str, settings: list[ChunkOptions], flag: str = "--save") 
     sizes = ", ".join(str(s) for s in dict.fromkeys(s.max_size for s in settings))
     raise UsageError(f"{flag} {text}: no setting has that number or max size (numbers 1-{len(settings)}, "
                      f"max sizes {sizes})")
+
+
+# -- saving a setting --------------------------------------------------------------------------
+def check_save_target(resolved: cli_options.Resolved, root: str, explicit_file: bool) -> str:
+    """The settings file --save will write (the one given with --settings, else the one
+    found for the root, else a new one in the root), checked before any work."""
+    if explicit_file and resolved.settings_path:
+        path = resolved.settings_path
+    else:
+        path = find_settings(root) or os.path.join(root, SETTINGS_FILE)
+    try:
+        return check_writable(path)
+    except OutputError as exc:
+        raise UsageError(f"--save: {exc}") from None
+
+
+def save_setting(options: ChunkOptions, resolved: cli_options.Resolved, root: str, explicit_file: bool) -> str:
+    # A --language given on the command line is for this run; the file keeps its own.
+    options = replace(options, language=resolved.settings.options.language)
+    # --settings FILE: write back to that file; edited in place, comments kept.
+    path = resolved.settings_path if explicit_file and resolved.settings_path else None
+    return save_settings(root, options, path=path)
 
 
 # -- output ----------------------------------------------------------------------------------

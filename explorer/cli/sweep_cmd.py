@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes
@@ -16,15 +14,14 @@ from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import HEADLINE_METRICS, EvalResult
 from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SettingResult, SweepResult
-from ..workspace.atomic import check_writable
 from ..workspace.evaluate import evaluate_paths
 from ..workspace.export import OutputError, tool_version
-from ..workspace.settings import SETTINGS_FILE, SettingsError, find_settings, save_settings
+from ..workspace.settings import SettingsError
 from ..workspace.sweep import sweep_paths
 from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .grid import add_axes, build_settings, console, eval_progress, pick_setting
+from .errors import EXIT_FAILED, EXIT_OK
+from .grid import add_axes, build_settings, check_save_target, console, eval_progress, pick_setting, save_setting
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
@@ -81,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = pick_setting(args.save, settings) if args.save is not None else None
     explicit_file = bool(getattr(args, "settings", None))
     if chosen is not None:
-        _check_save_target(resolved, root, explicit_file)
+        check_save_target(resolved, root, explicit_file)
     current = next((i for i, s in enumerate(settings) if s == resolved.options), None)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
@@ -96,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     saved = None
     if chosen is not None and result.files:
         try:
-            saved = _save(settings[chosen], resolved, root, explicit_file)
+            saved = save_setting(settings[chosen], resolved, root, explicit_file)
         except (OutputError, SettingsError) as exc:
             say(f"chunk-explorer: error: {exc}")
 
@@ -141,27 +138,6 @@ def run(args: argparse.Namespace) -> int:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
         return EXIT_FAILED
     return EXIT_OK
-
-
-def _check_save_target(resolved: cli_options.Resolved, root: str, explicit_file: bool) -> str:
-    """The settings file --save will write (the one given with --settings, else the one
-    found for the root, else a new one in the root), checked before any work."""
-    if explicit_file and resolved.settings_path:
-        path = resolved.settings_path
-    else:
-        path = find_settings(root) or os.path.join(root, SETTINGS_FILE)
-    try:
-        return check_writable(path)
-    except OutputError as exc:
-        raise UsageError(f"--save: {exc}") from None
-
-
-def _save(options: ChunkOptions, resolved: cli_options.Resolved, root: str, explicit_file: bool) -> str:
-    # A --language given on the command line is for this run; the file keeps its own.
-    options = replace(options, language=resolved.settings.options.language)
-    # --settings FILE: write back to that file; edited in place, comments kept.
-    path = resolved.settings_path if explicit_file and resolved.settings_path else None
-    return save_settings(root, options, path=path)
 
 
 def run_summary(result: SweepResult, settings: int) -> list[str]:

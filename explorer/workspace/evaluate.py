@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
-    EvalConfig, EvalProgress, EvalResult, Prepared, QuerySpec, Retriever, SettingEval, evaluate_prepared, prepare,
+    EvalConfig, EvalProgress, EvalResult, Prepared, QueryFileError, QuerySpec, Retriever, SettingEval,
+    evaluate_prepared, prepare,
 )
+from ..engine.retrieval.queries import normalize_path
 from .sources import read_sources
 from .walk import Skipped, WalkOptions, WalkPlan, plan
 
@@ -52,7 +54,7 @@ def evaluate_paths(
     """Evaluate ``settings`` (see :func:`explorer.engine.retrieval.evaluate`) over the
     files under ``paths`` (directories walked with ``walk``), or over the files of a
     ready ``WalkPlan``. ``reference`` indexes ``settings``. Query-file paths are
-    relative to the plan's root. Raises FileNotFoundError for a path that does not
+    resolved by :func:`resolve_query_paths`. Raises FileNotFoundError for a path that does not
     exist, ValueError for no settings, QueryFileError for a query file that names
     unknown files or lines; RuntimeError from the retriever (an endpoint that failed)."""
     if isinstance(paths, WalkPlan):
@@ -69,6 +71,8 @@ def evaluate_paths(
         raise ValueError(f"reference must index one of the {len(settings)} settings, not {reference}")
     max_bytes = (walk or WalkOptions()).max_file_size
     sources, unreadable = read_sources(files_plan, max_bytes)
+    if not isinstance(queries, str):
+        queries = resolve_query_paths(queries, [name for name, _ in sources], files_plan.root)
     if retriever is None:
         from ..engine.retrieval.bm25 import BM25Retriever
 
@@ -80,3 +84,36 @@ def evaluate_paths(
     result = evaluate_prepared(prepared, retriever, config=config, reference=prepared.settings.index(settings[reference]),
                                on_progress=on_progress, on_setting=on_setting, should_stop=should_stop, started=started)
     return PathsEvaluation(result, files_plan, unreadable, prepared if keep_prepared else None)
+
+
+def resolve_query_paths(specs: Sequence[QuerySpec], names: Sequence[str], root: str,
+                        cwd: str | None = None) -> list[QuerySpec]:
+    """Query-file lines with each path as the evaluated file's name (relative to
+    ``root``, forward slashes). A path may be relative to ``root``, relative to the
+    current directory (``cwd``), or absolute; the first form that names an evaluated
+    file wins. Raises QueryFileError naming the lines whose path names none, the forms
+    accepted and the root used."""
+    known = set(names)
+    root = os.path.abspath(root)
+    cwd = os.path.abspath(cwd or os.getcwd())
+    resolved: list[QuerySpec] = []
+    problems: list[str] = []
+    for spec in specs:
+        found = _evaluated_name(spec.path, known, root, cwd)
+        if found is None:
+            problems.append(f"line {spec.line_number}: no file {spec.path!r} among the files evaluated")
+        else:
+            resolved.append(spec if found == spec.path else replace(spec, path=found))
+    if problems:
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise QueryFileError("; ".join(problems[:5]) + more + f". A path may be relative to the evaluated root "
+                             f"({root}), relative to the current directory ({cwd}), or absolute")
+    return resolved
+
+
+def _evaluated_name(path: str, known: set[str], root: str, cwd: str) -> str | None:
+    if not os.path.isabs(path) and normalize_path(path) in known:
+        return normalize_path(path)
+    candidate = os.path.abspath(path if os.path.isabs(path) else os.path.join(cwd, path))
+    name = normalize_path(os.path.relpath(candidate, root))
+    return name if not name.startswith("../") and name in known else None

@@ -36,6 +36,7 @@ from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
 from ..text import SourceText
+from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
 from .masking import Edit, MaskedSource, mask
 from .queries import (
     DocQueryDraft, Query, QueryFileError, QuerySpec, check_specs, doc_queries, normalize_path, query_key,
@@ -48,6 +49,10 @@ from .results import (
     SettingEval,
 )
 from .statistics import Bootstrap
+#: The built-in query sources: the code's docs, calls of its functions, uses of its types.
+QUERY_SOURCES: tuple[str, ...] = ("docs", *USE_SOURCES)
+#: A use's query: its line and the lines before it, this many in all.
+USE_CONTEXT_LINES = 5
 #: Fewer queries than this: the intervals are wide; say so.
 MIN_QUERIES = 300
 #: Queries are ranked at least this deep, so a miss still has a rank to show.
@@ -66,6 +71,9 @@ class FileChunks:
     edits: list[tuple[int, int, bytes]]
     spans: list[list[tuple[int, int, int]]]  # per setting: (start, end, nws)
     texts: list[list[str]]  # per setting
+    sizes: list[list[int]] = field(default_factory=list)  # per setting: each chunk's size in its unit
+    definitions: list[Definition] = field(default_factory=list)  # what uses in other files can target
+    uses: list[Use] = field(default_factory=list)  # calls and type names (original bytes)
 
 
 def indexed_text(chunk: Chunk, options: ChunkOptions) -> str:
@@ -76,24 +84,35 @@ def indexed_text(chunk: Chunk, options: ChunkOptions) -> str:
 def chunk_for_eval(
     settings: tuple[ChunkOptions, ...], docs: bool, min_words: int,
     parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions, seconds: dict[str, float],
+    *, uses: bool = False,
 ) -> FileChunks:
-    """Batch analyzer (runs in a worker): find and mask the doc queries, then chunk
-    the masked file under every setting."""
+    """Batch analyzer (runs in a worker): find and mask the doc queries (and with
+    ``uses`` find the definitions and the calls and type uses), then chunk the masked
+    file under every setting."""
     from ..api import chunk_parsed, parse
     from ..parse import parse_source
     from ..structure import extract_structure
 
     drafts: list[DocQueryDraft] = []
     edits: list[Edit] = []
-    if docs and parsed.tree is not None:
-        drafts, edits = doc_queries(extract_structure(parsed), min_words=min_words)
+    found_definitions: list[Definition] = []
+    found_uses: list[Use] = []
+    if (docs or uses) and parsed.tree is not None:
+        structure = extract_structure(parsed)
+        if docs:
+            drafts, edits = doc_queries(structure, min_words=min_words)
+        if uses:
+            found_definitions = definitions(structure)
+            if found_definitions or structure.level == "full":
+                found_uses = find_uses(parsed.tree.root_node, structure, import_aliases(structure))
     tree = parsed
     if edits:
         masked = mask(parsed.source.data, edits)
         tree = parse(parsed.path, masked.masked, replace(options, language=parsed.language))
         edits = list(masked.edits)
     trees: dict[str | None, ParsedFile] = {None: tree, tree.language: tree}
-    result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [])
+    result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [], [], found_definitions,
+                        found_uses)
     for setting in settings:
         source = trees.get(setting.language)
         if source is None:
@@ -103,6 +122,7 @@ def chunk_for_eval(
         made = chunk_parsed(source, setting)
         result.spans.append([(c.byte_range.start, c.byte_range.end, c.nws) for c in made])
         result.texts.append([indexed_text(c, setting) for c in made])
+        result.sizes.append([c.size for c in made])
     return result
 
 
@@ -132,12 +152,17 @@ class CorpusFile:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A query's target in its file's masked bytes."""
+    """A query's target in its file's masked bytes; for a query made from the code
+    (a use), where that code is (``own_file`` -1: nowhere), so its chunks can be left
+    out of the query's ranking."""
 
     file: int
     start: int
     end: int
     nws: int
+    own_file: int = -1
+    own_start: int = 0
+    own_end: int = 0
 
 
 @dataclass(slots=True)
@@ -173,21 +198,23 @@ def prepare(
     """Step 1: chunk every file under every setting (in parallel) and build the queries.
 
     ``files``: ``(path, content)`` pairs (paths as the query file names them);
-    ``queries``: ``"docs"`` or parsed query-file lines. Raises ValueError for no
-    settings, and :class:`QueryFileError` for query-file lines that name unknown files
-    or lines."""
+    ``queries``: built-in sources (:data:`QUERY_SOURCES`, comma-separated: ``"docs"``,
+    ``"docs,calls,types"``) or parsed query-file lines. Raises ValueError for no
+    settings or an unknown source, and :class:`QueryFileError` for query-file lines that
+    name unknown files or lines."""
     config = config or EvalConfig()
     resolved = tuple(dict.fromkeys(settings))
     if not resolved:
         raise ValueError("an evaluation needs at least one setting")
-    docs = isinstance(queries, str)
-    if docs and queries != "docs":
-        raise ValueError(f"queries must be 'docs' or query-file lines, not {queries!r}")
+    wanted_sources = parse_sources(queries) if isinstance(queries, str) else ()
+    docs = "docs" in wanted_sources
+    uses = any(name in USE_SOURCES for name in wanted_sources)
     jobs = default_jobs() if jobs is None else int(jobs)
     started = time.perf_counter()
     names = [normalize_path(path) for path, _ in files]
     contents = {name: data for name, (_, data) in zip(names, files)}
-    prepared = Prepared(resolved, [], [], [], "docs" if docs else (query_source or "file"), jobs=jobs)
+    source_name = ",".join(wanted_sources) if wanted_sources else (query_source or "file")
+    prepared = Prepared(resolved, [], [], [], source_name, jobs=jobs)
     specs: list[QuerySpec] = [] if isinstance(queries, str) else list(queries)
     if specs:  # a bad query file fails before any work
         wanted = {spec.path for spec in specs if spec.path in contents}
@@ -195,7 +222,7 @@ def prepare(
     # The batch's own chunking is thrown away: one chunk per file keeps it cheap.
     batch_options = ChunkOptions.build(resolved[0], max_size=1 << 30, strategy="ast", context_mode="none",
                                        overlap_lines=0)
-    analyzer = partial(chunk_for_eval, resolved, docs, config.min_doc_words)
+    analyzer = partial(chunk_for_eval, resolved, docs, config.min_doc_words, uses=uses)
     batch = [BatchFile(code=data, name=name) for name, data in zip(names, (d for _, d in files))]
 
     def progress(done: int, total: int | None, result: BatchResult) -> None:
@@ -216,7 +243,9 @@ def prepare(
             close()
     if docs:
         _doc_queries(prepared)
-    else:
+    if uses:
+        _use_queries(prepared, [name for name in wanted_sources if name in USE_SOURCES])
+    if not wanted_sources:
         _file_queries(prepared, specs)
     prepared.seconds = time.perf_counter() - started
     return prepared
@@ -247,6 +276,45 @@ def _doc_queries(prepared: Prepared) -> None:
         _add_query(prepared, i, draft.start, draft.end, draft.text, draft.name, draft.kind, "docs")
 
 
+def parse_sources(text: str) -> tuple[str, ...]:
+    """The built-in sources named in ``text`` (comma-separated), in :data:`QUERY_SOURCES`
+    order. Raises ValueError for an unknown name or none."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [name for name in names if name not in QUERY_SOURCES]
+    if unknown or not names:
+        raise ValueError(f"query sources are {', '.join(QUERY_SOURCES)} (comma-separated), not {text!r}")
+    return tuple(name for name in QUERY_SOURCES if name in names)
+
+
+def _use_queries(prepared: Prepared, sources: list[str]) -> None:
+    """Queries from uses (see :mod:`.calls`): the lines up to a use in one file are the
+    query, the used definition in another file the target. A name defined more than
+    once in the corpus (an overload, two classes' ``get``) is skipped: its target would be
+    a guess. One query per source, file, scope and name: the first use."""
+    by_name: dict[str, list[tuple[int, Definition]]] = {}
+    for i, corpus_file in enumerate(prepared.files):
+        for definition in corpus_file.chunks.definitions:
+            by_name.setdefault(definition.name, []).append((i, definition))
+    seen: set[tuple[str, int, int, str]] = set()
+    for i, corpus_file in enumerate(prepared.files):
+        for use in corpus_file.chunks.uses:
+            targets = by_name.get(use.name)
+            if use.source not in sources or targets is None or len(targets) != 1:
+                continue
+            file, definition = targets[0]
+            key = (use.source, i, use.scope, use.name)
+            if file == i or definition.kind not in USE_SOURCES[use.source] or key in seen:
+                continue
+            seen.add(key)
+            text = corpus_file.original_text
+            line = text.line_of(use.start)
+            own_start, own_end = text.line_start(max(0, line - USE_CONTEXT_LINES + 1)), text.line_end(line)
+            query = text.slice(own_start, own_end).strip()
+            masked = corpus_file.masked
+            _add_query(prepared, file, definition.start, definition.end, query, definition.name, definition.kind,
+                       use.source, own=(i, masked.to_masked(own_start), masked.to_masked(own_end)))
+
+
 def _check_specs(specs: list[QuerySpec], line_counts: dict[str, int]) -> None:
     problems = check_specs(specs, line_counts)
     if problems:
@@ -266,7 +334,7 @@ def _file_queries(prepared: Prepared, specs: list[QuerySpec]) -> None:
 
 
 def _add_query(prepared: Prepared, file: int, start: int, end: int, text: str, name: str | None,
-               kind: str | None, origin: str) -> None:
+               kind: str | None, origin: str, own: tuple[int, int, int] | None = None) -> None:
     corpus_file = prepared.files[file]
     masked_start, masked_end = corpus_file.masked.to_masked(start), corpus_file.masked.to_masked(end)
     nws = corpus_file.masked_text.nws(masked_start, masked_end)
@@ -274,7 +342,7 @@ def _add_query(prepared: Prepared, file: int, start: int, end: int, text: str, n
         return  # nothing to find (a blank span)
     first, last = corpus_file.original_text.line_range(start, end)
     prepared.queries.append(Query(text, corpus_file.path, start, end, first, last, name, kind, origin))
-    prepared.targets.append(Target(file, masked_start, masked_end, nws))
+    prepared.targets.append(Target(file, masked_start, masked_end, nws, *(own or ())))
 
 
 # -- step 2: one setting -------------------------------------------------------------------
@@ -295,20 +363,32 @@ def run_setting(
     owner: list[int] = []  # chunk -> file
     spans: list[tuple[int, int, int]] = []
     first_chunk: list[int] = []  # file -> its first chunk id
+    by_unit = config.budget_unit != "nws"
+    if by_unit and prepared.settings[index].size_unit != config.budget_unit:
+        raise ValueError(f"a budget in {config.budget_unit} needs settings sized in {config.budget_unit}")
+    costs: list[int] = []  # chunk -> what it spends of the budget
     for file_index, corpus_file in enumerate(prepared.files):
         first_chunk.append(len(texts))
         texts.extend(corpus_file.chunks.texts[index])
         file_spans = corpus_file.chunks.spans[index]
         spans.extend(file_spans)
         owner.extend([file_index] * len(file_spans))
-    depth = _depth([nws for _, _, nws in spans], config.budget)
+        costs.extend(corpus_file.chunks.sizes[index] if by_unit else (nws for _, _, nws in file_spans))
+    depth = _depth(costs, config.budget)
+    # A query made from the code: the chunks holding that code are left out of its ranking
+    # (they would be found for the query's own words); rank deeper by as many as it can lose.
+    own: list[list[int]] = [
+        _overlapping(prepared.files[t.own_file].chunks.spans[index], first_chunk[t.own_file], t.own_start, t.own_end)
+        if t.own_file >= 0 else [] for t in prepared.targets
+    ]
+    extra = max((len(o) for o in own), default=0)
 
     def step(done: int, total: int) -> None:
         if on_progress is not None:
             on_progress(EvalProgress(RETRIEVING, done, total, setting=index))
 
-    ranking = retriever.search(texts, [q.text for q in prepared.queries], depth, on_progress=step,
-                               should_stop=should_stop)
+    ranking = retriever.search(texts, [q.text for q in prepared.queries], min(depth + extra, len(texts)) or depth,
+                               on_progress=step, should_stop=should_stop)
     retrieved = time.perf_counter()
     per_query = {name: np.zeros(len(prepared.queries)) for name in METRIC_NAMES}
     outcomes: list[QueryOutcome] = []
@@ -318,8 +398,12 @@ def run_setting(
         overlaps = _overlaps(corpus_file, corpus_file.chunks.spans[index], first_chunk[target.file], target)
         relevant = sum(1 for c, o in overlaps.items() if is_hit(o, target.nws, spans[c][2], threshold))
         ranked_ids = [int(c) for c in ranking.ids[q] if c >= 0]
+        if own[q]:
+            left_out = set(own[q])
+            ranked_ids = [c for c in ranked_ids if c not in left_out][:depth]
         ranked = [(spans[c][2], overlaps.get(c, 0)) for c in ranked_ids]
-        rank, values = score_query(ranked, target.nws, relevant, threshold=threshold, budget=config.budget)
+        rank, values = score_query(ranked, target.nws, relevant, threshold=threshold, budget=config.budget,
+                                   costs=[costs[c] for c in ranked_ids] if by_unit else None)
         for name, value in values.items():
             per_query[name][q] = value
         top = tuple(
@@ -344,19 +428,27 @@ def _depth(sizes: list[int], budget: int) -> int:
     return min(max(MIN_DEPTH, needed), MAX_DEPTH, len(sizes))
 
 
+def _overlapping(spans: list[tuple[int, int, int]], first: int, start: int, end: int) -> list[int]:
+    """Ids of a file's chunks (sorted, disjoint ``spans``; ids from ``first``) that
+    overlap the byte range [start, end)."""
+    found = []
+    at = max(0, bisect_left(spans, (start,)) - 1)
+    while at < len(spans) and spans[at][0] < end:
+        if spans[at][1] > start:
+            found.append(first + at)
+        at += 1
+    return found
+
+
 def _overlaps(corpus_file: CorpusFile, spans: list[tuple[int, int, int]], first: int, target: Target) -> dict[int, int]:
     """Chunk id -> nws shared with the target, for the chunks of its file that overlap it."""
     nws = corpus_file.masked_text.sizer("nws")
     found: dict[int, int] = {}
-    at = bisect_left(spans, (target.start,))
-    at = max(0, at - 1)
-    while at < len(spans) and spans[at][0] < target.end:
-        start, end, _ = spans[at]
-        if end > target.start:
-            shared = nws(max(start, target.start), min(end, target.end))
-            if shared:
-                found[first + at] = shared
-        at += 1
+    for chunk in _overlapping(spans, first, target.start, target.end):
+        start, end, _ = spans[chunk - first]
+        shared = nws(max(start, target.start), min(end, target.end))
+        if shared:
+            found[chunk] = shared
     return found
 
 

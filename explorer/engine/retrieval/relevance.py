@@ -59,11 +59,14 @@ def score_query(
     *,
     threshold: float = DEFAULT_THRESHOLD,
     budget: int = DEFAULT_BUDGET,
+    costs: Sequence[int] | None = None,
 ) -> tuple[int | None, dict[str, float]]:
     """``(rank of the first hit or None, {measure: value})`` for one query.
 
     ``ranked``: ``(chunk nws, overlap nws with the target)`` in rank order, deep
-    enough for the budget; ``relevant``: how many chunks of the corpus are hits.
+    enough for the budget; ``relevant``: how many chunks of the corpus are hits;
+    ``costs``: what each ranked chunk spends of the budget when it is not counted in
+    nws (a budget in chars or lines: the chunks' sizes in that unit).
     The rank is searched through all of ``ranked`` (a rank of 14 tells more than
     "not in the top 10"); the rank measures only count the top 10."""
     first: int | None = None
@@ -78,10 +81,11 @@ def score_query(
                 first = position + 1
     ideal = sum(_DISCOUNT[: min(relevant, RANK_DEPTH)])
     spent = covered = 0
-    for nws, overlap in ranked:
-        if spent + nws > budget:
+    for position, (nws, overlap) in enumerate(ranked):
+        cost = nws if costs is None else costs[position]
+        if spent + cost > budget:
             break
-        spent += nws
+        spent += cost
         covered += overlap
     top = ranked[:TOP]
     top_nws = sum(n for n, _ in top)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..options import ChunkOptions
+from ..options import SIZE_UNITS, ChunkOptions
 from .queries import DEFAULT_MIN_WORDS, Query
 from .relevance import DEFAULT_BUDGET, DEFAULT_THRESHOLD, METRIC_NAMES, RANK_DEPTH
 from .statistics import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate
@@ -23,13 +23,15 @@ CHUNKING, RETRIEVING, SCORING = "chunking", "retrieving", "scoring"
 
 @dataclass(frozen=True, slots=True)
 class EvalConfig:
-    """How queries are made and scored."""
+    """How queries are made and scored. ``budget`` is counted in ``budget_unit``: nws,
+    or the settings' own size unit (every setting must then be sized in it)."""
 
     budget: int = DEFAULT_BUDGET
     hit_threshold: float = DEFAULT_THRESHOLD
     min_doc_words: int = DEFAULT_MIN_WORDS
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
+    budget_unit: str = "nws"
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
@@ -38,6 +40,8 @@ class EvalConfig:
             raise ValueError(f"hit threshold must be above 0 and at most 1, not {self.hit_threshold!r}")
         if self.min_doc_words < 1 or self.resamples < 1:
             raise ValueError("min_doc_words and resamples must be >= 1")
+        if self.budget_unit not in SIZE_UNITS:
+            raise ValueError(f"budget unit must be one of {', '.join(SIZE_UNITS)}, not {self.budget_unit!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +168,33 @@ class EvalResult:
                 out.append(compare_on(self, queries, ast, lines))
         return out
 
+    def origins(self) -> list[str]:
+        """The query sources present, in order of first appearance."""
+        return list(dict.fromkeys(q.origin for q in self.queries))
+
+    def by_source(self) -> dict[str, SourceReport]:
+        """Each source's queries scored on their own: per setting, the means with
+        intervals over that source's queries and the paired differences against the
+        reference (same seed)."""
+        reports: dict[str, SourceReport] = {}
+        for origin in self.origins():
+            chosen = np.asarray([q for q, query in enumerate(self.queries) if query.origin == origin], dtype=np.int64)
+            bootstrap = Bootstrap(len(chosen), resamples=self.config.resamples, seed=self.config.seed)
+            reference = self.settings[self.reference].per_query if self.settings else {}
+            report = SourceReport(origin, len(chosen))
+            for setting in self.settings:
+                values = {name: v[chosen] for name, v in setting.per_query.items()}
+                report.metrics.append({name: bootstrap.estimate(v) for name, v in values.items()})
+                report.delta.append({name: bootstrap.paired(v, reference[name][chosen]) for name, v in values.items()})
+            reports[origin] = report
+        return reports
+
     def to_dict(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if self.config.budget_unit != "nws":
+            extra["budget_unit"] = self.config.budget_unit
+        if "," in self.query_source or len(self.origins()) > 1:
+            extra["sources"] = {name: report.to_dict(self) for name, report in self.by_source().items()}
         return {
             "queries": len(self.queries),
             "query_source": self.query_source,
@@ -180,6 +210,7 @@ class EvalResult:
             "best": {name: self.best(name) for name in METRIC_NAMES} if self.settings else {},
             "cut_by_lines": [c.to_dict() for c in self.cut_comparisons()],
             "warnings": list(self.warnings),
+            **extra,
             "run": {
                 "files": self.files,
                 "bytes": self.bytes,
@@ -194,6 +225,27 @@ class EvalResult:
             },
         }
 
+
+@dataclass(slots=True)
+class SourceReport:
+    """One query source's figures: per setting (``EvalResult.settings`` order) each
+    measure's estimate and paired difference against the reference, over its queries."""
+
+    source: str
+    queries: int
+    metrics: list[dict[str, Estimate]] = field(default_factory=list)
+    delta: list[dict[str, Estimate]] = field(default_factory=list)
+
+    def to_dict(self, result: EvalResult) -> dict[str, Any]:
+        return {
+            "queries": self.queries,
+            "settings": [
+                {"index": setting.index,
+                 "metrics": {name: e.to_dict() for name, e in metrics.items()},
+                 "delta": {name: {**e.to_dict(), "separated": e.separated} for name, e in delta.items()}}
+                for setting, metrics, delta in zip(result.settings, self.metrics, self.delta)
+            ],
+        }
 
 
 # -- on a subset of the queries -----------------------------------------------------------
