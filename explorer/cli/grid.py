@@ -92,7 +92,7 @@ def add_axes(parser: argparse.ArgumentParser, default_sizes: str, context_help: 
     return axes
 
 
-def add_objective(parser: argparse.ArgumentParser) -> None:
+def add_objective(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--objective``: what the recommendation optimises."""
     parser.add_argument("--objective", choices=tuple(OBJECTIVES), default="top5",
                         help="what the recommended setting is best at: top5 (recall@5: you take the top 5 "
@@ -126,8 +126,8 @@ def recommendation_lines(result: EvalResult, recommendation: Recommendation) -> 
             ranks = f"rank {_rank(moved.rank_before)} -> {_rank(moved.rank_after)}"
             text = " ".join(moved.text.split())
             text = text if len(text) <= 70 else text[:69] + "…"
-            lines.append(f"  {100 * moved.before:.0f}% -> {100 * moved.after:.0f}% ({ranks}) {moved.path}:{moved.line} "
-                         f"{text!r}")
+            lines.append(f"  {100 * moved.before:.0f}% -> {100 * moved.after:.0f}% ({ranks}): {text!r} -> "
+                         f"{moved.path}:{moved.line}")
     return lines
 
 

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes
 from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
-from ..engine.retrieval import HEADLINE_METRICS, EvalResult
+from ..engine.retrieval import HEADLINE_METRICS, EvalConfig, EvalResult
+from ..engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
+from ..engine.retrieval.recommend import recommend
 from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SettingResult, SweepResult
 from ..workspace.evaluate import evaluate_paths
 from ..workspace.export import OutputError, tool_version
@@ -20,14 +22,19 @@ from ..workspace.settings import SettingsError
 from ..workspace.sweep import sweep_paths
 from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK
-from .grid import add_axes, build_settings, check_save_target, console, eval_progress, pick_setting, save_setting
+from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .grid import (
+    DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
+    current_position, eval_progress, pick_setting, print_recommendation, save_setting,
+)
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
 
 NAME = "sweep"
+#: ``--save recommended``: the setting the retrieval evaluation recommends.
+RECOMMENDED = "recommended"
 HELP = "compare settings over a codebase: chunk counts, sizes, tiny%%, split definitions, index size"
 DESCRIPTION = """\
 Chunk the files under every combination of the listed values and compare, per setting:
@@ -52,15 +59,23 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
     parser.add_argument("--embedding-dim", type=cli_options.positive_int, default=DEFAULT_EMBEDDING_DIM,
                         metavar="N", help=f"vector dimensions for the index size estimate (default {DEFAULT_EMBEDDING_DIM})")
-    parser.add_argument("--retrieval", action="store_true",
-                        help="also evaluate retrieval (as `chunk-explorer eval` does, with BM25 and queries from "
-                             "the docs): recall@5 and recall@budget columns, a \"retrieval\" object in --json")
+    retrieval = parser.add_argument_group("retrieval")
+    retrieval.add_argument("--retrieval", action="store_true",
+                           help="also evaluate retrieval (as `chunk-explorer eval` does, with BM25): recall@5 and "
+                                "recall@budget columns, a recommended setting, a \"retrieval\" object in --json")
+    retrieval.add_argument("--queries", default="docs", metavar="SOURCES",
+                           help=f"with --retrieval: query sources, comma-separated: {', '.join(QUERY_SOURCES)} "
+                                "(default docs)")
+    retrieval.add_argument("--budget", type=cli_options.positive_int, metavar="N",
+                           help="with --retrieval: the context budget of recall@budget, in the size unit (default "
+                                + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
+    add_objective(retrieval)
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print JSON instead of the table and chart")
     output.add_argument("--no-chart", action="store_true", help="the table only")
     output.add_argument("--save", metavar="PICK",
                         help="write the chosen setting to the settings file: its number in the # column "
-                             "(e.g. 2 or #2) or its max size (e.g. 1000)")
+                             "(e.g. 2 or #2), its max size (e.g. 1000), or, with --retrieval, 'recommended'")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no run summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
@@ -75,9 +90,17 @@ def run(args: argparse.Namespace) -> int:
     root = common_root(args.paths)
     resolved = cli_options.resolve(args, root)
     settings = build_settings(args, resolved.options)
-    chosen = pick_setting(args.save, settings) if args.save is not None else None
+    save_recommended = args.save is not None and args.save.strip().lower() == RECOMMENDED
+    if save_recommended and not args.retrieval:
+        raise UsageError("--save recommended needs --retrieval (the recommendation comes from it)")
+    if args.retrieval:
+        try:
+            parse_sources(args.queries)
+        except ValueError as exc:
+            raise UsageError(f"--queries: {exc}") from None
+    chosen = pick_setting(args.save, settings) if args.save is not None and not save_recommended else None
     explicit_file = bool(getattr(args, "settings", None))
-    if chosen is not None:
+    if args.save is not None:
         check_save_target(resolved, root, explicit_file)
     current = next((i for i, s in enumerate(settings) if s == resolved.options), None)
 
@@ -88,7 +111,12 @@ def run(args: argparse.Namespace) -> int:
     show_progress = not args.quiet and stderr_is_terminal()
     with progress_bar(len(files_plan.files), f"sweeping {len(settings)} settings", show_progress) as on_progress:
         result = sweep_paths(files_plan, settings, jobs=jobs, on_progress=on_progress, embedding_dim=args.embedding_dim)
-    retrieval = _retrieval(files_plan, settings, current, resolved, jobs, show_progress) if args.retrieval else None
+    retrieval = _retrieval(files_plan, settings, current, resolved, jobs, show_progress, args) if args.retrieval else None
+    recommendation = None
+    if retrieval is not None and retrieval.complete:
+        recommendation = recommend(retrieval, args.objective, current_position(retrieval, current))
+        if save_recommended and recommendation is not None:
+            chosen = retrieval.settings[recommendation.setting].index
 
     saved = None
     if chosen is not None and result.files:
@@ -106,7 +134,9 @@ def run(args: argparse.Namespace) -> int:
             "current": current,
             **result.to_dict(),
             "saved": None if saved is None else {"index": chosen, "path": saved},
-            **({"retrieval": retrieval.to_dict()} if retrieval is not None else {}),
+            **({"retrieval": {**retrieval.to_dict(),
+                              "recommendation": None if recommendation is None else recommendation.to_dict(retrieval)}}
+               if retrieval is not None else {}),
         }
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -114,9 +144,11 @@ def run(args: argparse.Namespace) -> int:
         out = console()
         print_table(out, result, current, extra_columns=_retrieval_columns(retrieval) if retrieval else None)
         if retrieval is not None:
-            out.print(f"recall@5, recall@budget: % with 95% intervals, ★ the best (BM25, {len(retrieval.queries):,} "
-                          "queries from docs; `chunk-explorer eval` shows every measure and the differences)",
-                          style="dim", markup=False)
+            out.print(f"{', '.join(RETRIEVAL_COLUMNS)}: % with 95% intervals, ★ the best (BM25, "
+                      f"{len(retrieval.queries):,} queries from {retrieval.query_source}; `chunk-explorer eval` shows "
+                      "every measure and the differences)", style="dim", markup=False)
+            if recommendation is not None:
+                print_recommendation(out, retrieval, recommendation)
         if not args.no_chart:
             print_chart(out, result)
 
@@ -124,11 +156,14 @@ def run(args: argparse.Namespace) -> int:
         for line in run_summary(result, len(settings)):
             say(line)
         if retrieval is not None:
-            say(f"Retrieval: {plural(len(retrieval.queries), 'query', 'queries')} from docs, BM25, "
+            say(f"Retrieval: {plural(len(retrieval.queries), 'query', 'queries')} from {retrieval.query_source}, BM25, "
                 f"in {retrieval.seconds:.1f} s." + "".join(f" Warning: {w}" for w in retrieval.warnings))
     if not result.files:
         say("No files to sweep: check the paths, or --include/--exclude." if not files_plan.skipped
             else "No files to sweep: every file was skipped (see above).")
+        return EXIT_FAILED
+    if save_recommended and chosen is None:
+        say("chunk-explorer: error: nothing saved: no recommendation (no queries, or the evaluation did not finish)")
         return EXIT_FAILED
     if chosen is not None:
         if saved is None:
@@ -153,11 +188,14 @@ def run_summary(result: SweepResult, settings: int) -> list[str]:
 
 # -- rendering ---------------------------------------------------------------------------------
 def _retrieval(files_plan: WalkPlan, settings: list[ChunkOptions], current: int | None,
-               resolved: cli_options.Resolved, jobs: int, show_progress: bool) -> EvalResult:
+               resolved: cli_options.Resolved, jobs: int, show_progress: bool, args: argparse.Namespace) -> EvalResult:
     """``--retrieval``: the evaluation of ``chunk-explorer eval`` over the same files and settings."""
+    budget, unit = budget_config(args.budget, settings)
+    config = EvalConfig(budget=budget, budget_unit=unit)
     with eval_progress(len(files_plan.files), len(settings), show_progress) as (on_progress, on_setting):
-        return evaluate_paths(files_plan, settings, walk=resolved.walk, reference=current or 0, jobs=jobs,
-                              on_progress=on_progress, on_setting=on_setting).result
+        return evaluate_paths(files_plan, settings, walk=resolved.walk, queries=args.queries, config=config,
+                              reference=current or 0, jobs=jobs, on_progress=on_progress,
+                              on_setting=on_setting).result
 
 
 #: The retrieval columns a sweep table has room for: the first headline measures.

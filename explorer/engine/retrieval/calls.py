@@ -14,7 +14,8 @@ expression (``f(x)``, ``obj.f(x)``, ``this.#f()``, ``pkg.F()``, ``new C()`` give
 The tree is walked with a cursor, never recursively.
 
 **Type uses.** Every type name node (``type_identifier``: TypeScript, Go, Java, Rust,
-C and C++ mark type names so) in an annotation, a signature, an ``extends``.
+C and C++ mark type names so) in an annotation, a signature, an ``extends`` (a
+definition's own name is not a use).
 
 Each use knows the innermost definition it sits in (its *scope*), so a caller can keep
 one query per scope and used name.
@@ -113,7 +114,7 @@ def find_uses(root: Node, structure: FileStructure, aliases: dict[str, str] | No
             kind, named = None, None
             if node.type in CALL_TYPES:
                 kind, named = "calls", callee(node)
-            elif node.type in TYPE_NAME_TYPES:
+            elif node.type in TYPE_NAME_TYPES and not _names_its_parent(node):
                 kind, named = "types", node
             if kind is not None and named is not None and named.text:
                 text = named.text.decode("utf-8", "replace")
@@ -124,6 +125,12 @@ def find_uses(root: Node, structure: FileStructure, aliases: dict[str, str] | No
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
                 return found
+
+
+def _names_its_parent(node: Node) -> bool:
+    """A definition's own name (``interface X``) is not a use of it."""
+    parent = node.parent
+    return parent is not None and parent.child_by_field_name("name") == node
 
 
 def _scope(scopes: list[tuple[int, int]], offset: int) -> int:

@@ -315,6 +315,15 @@ def _use_queries(prepared: Prepared, sources: list[str]) -> None:
                        use.source, own=(i, masked.to_masked(own_start), masked.to_masked(own_end)))
 
 
+def with_query_texts(prepared: Prepared, texts: Sequence[str]) -> Prepared:
+    """The same files, targets and left-out lines asked with other words (one text per
+    query, in order): the positive and negative controls of a query source (a line of
+    the target must be found, random words must not)."""
+    if len(texts) != len(prepared.queries):
+        raise ValueError(f"expected {len(prepared.queries)} query texts, got {len(texts)}")
+    return replace(prepared, queries=[replace(q, text=t) for q, t in zip(prepared.queries, texts)])
+
+
 def _check_specs(specs: list[QuerySpec], line_counts: dict[str, int]) -> None:
     problems = check_specs(specs, line_counts)
     if problems:

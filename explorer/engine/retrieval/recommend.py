@@ -14,7 +14,8 @@ lower number. When the settings in effect now are among those as good as the bes
 the advice is to keep them: no setting is better beyond the noise, and re-indexing
 costs something. The same result always gives the same advice (the bootstrap has a
 fixed seed). The queries whose measure moved most between the recommended setting
-and the one compared (the current settings, else the reference) are the evidence.
+and the one compared (the current settings, else the reference, else the runner-up)
+are the evidence.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 
 from .results import EvalResult
 from .statistics import Bootstrap, Estimate
@@ -110,8 +110,13 @@ def recommend(result: EvalResult, objective: str = "top5", current: int | None =
     tied.sort(key=lambda i: (settings[i].chunks, -settings[i].metrics[measure].value, i))
     keep = current is not None and current in tied
     chosen = current if keep and current is not None else tied[0]
-    compared = current if current is not None and current != chosen else (
-        result.reference if result.reference != chosen else None)
+    others = [i for i in range(len(settings)) if i != chosen]
+    if current is not None and current != chosen:
+        compared: int | None = current
+    elif result.reference != chosen:
+        compared = result.reference
+    else:  # the runner-up on the measure
+        compared = max(others, key=lambda i: (settings[i].metrics[measure].value, -i)) if others else None
     recommendation = Recommendation(objective, measure, chosen, best, sorted(tied), keep, compared, "", against)
     recommendation.reason = _reason(result, recommendation)
     if compared is not None:
@@ -121,10 +126,18 @@ def recommend(result: EvalResult, objective: str = "top5", current: int | None =
 
 def moved_queries(result: EvalResult, measure: str, before: int, after: int, count: int = EVIDENCE) -> list[MovedQuery]:
     """The queries whose ``measure`` changed most from setting ``before`` to ``after``
-    (the largest changes first, ties by query order; unchanged queries are not listed)."""
+    (unchanged queries are not listed)."""
     old, new = result.settings[before].per_query[measure], result.settings[after].per_query[measure]
-    change = np.abs(new - old)
-    order = sorted((q for q in range(len(result.queries)) if change[q] > 0), key=lambda q: (-change[q], q))
+    change = new - old
+    first, second = result.settings[before].outcomes, result.settings[after].outcomes
+    far = max(result.settings[before].depth, result.settings[after].depth) + 1
+
+    def jump(q: int) -> int:
+        return abs((first[q].rank or far) - (second[q].rank or far))
+
+    # the largest changes first; among equal ones, gains before losses, then the longest rank jump
+    order = sorted((q for q in range(len(result.queries)) if change[q] != 0),
+                   key=lambda q: (-abs(change[q]), change[q] < 0, -jump(q), q))
     moved = []
     for q in order[:count]:
         query = result.queries[q]
