@@ -50,6 +50,8 @@ TYPE_TARGETS = frozenset({"interface", "type", "enum", "class"})
 TYPE_NAME_TYPES = frozenset({"type_identifier"})
 #: The query sources built from uses, and the definitions each may target.
 USE_SOURCES: dict[str, frozenset[str]] = {"calls": CALL_TARGETS, "types": TYPE_TARGETS}
+#: Nodes that hold a used type's name in their ``name`` field.
+_TYPE_WRAPPERS = frozenset({"generic_type", "nested_type_identifier", "scoped_type_identifier", "qualified_type"})
 #: A callee expression is followed at most this deep (``a.b.c.d()``).
 _MAX_HOPS = 12
 
@@ -128,9 +130,11 @@ def find_uses(root: Node, structure: FileStructure, aliases: dict[str, str] | No
 
 
 def _names_its_parent(node: Node) -> bool:
-    """A definition's own name (``interface X``) is not a use of it."""
+    """A definition's own name (``interface X``) is not a use of it; the name of a
+    generic or qualified type (``X<T>``, ``ns.X``) is."""
     parent = node.parent
-    return parent is not None and parent.child_by_field_name("name") == node
+    return (parent is not None and parent.type not in _TYPE_WRAPPERS
+            and parent.child_by_field_name("name") == node)
 
 
 def _scope(scopes: list[tuple[int, int]], offset: int) -> int:

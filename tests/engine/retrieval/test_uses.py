@@ -33,10 +33,13 @@ export class LruStore {
 export function makeStore(options: StoreOptions): LruStore {
   return new LruStore(options)
 }
+
+export type Maker<T> = (options: T) => LruStore
 """
 APP = b"""import { makeStore as createStore, StoreOptions } from './store'
 
 const defaults: StoreOptions = { capacity: 10, evictAfterMs: 1000 }
+const make: Maker<StoreOptions> = createStore
 
 export function boot() {
   const store = createStore(defaults)
@@ -61,14 +64,15 @@ def test_uses_name_callees_through_members_aliases_and_new():
 
     uses = find_uses(parsed.tree.root_node, structure, import_aliases(structure))
     assert [(u.source, u.name) for u in uses] == [
-        ("types", "StoreOptions"), ("calls", "makeStore"), ("calls", "makeStore")]
+        ("types", "StoreOptions"), ("types", "Maker"), ("types", "StoreOptions"), ("calls", "makeStore"),
+        ("calls", "makeStore")]
     scopes = {u.scope for u in uses if u.source == "calls"}
     assert len(scopes) == 2  # boot() and again(): one scope each
     store = parse("store.ts", STORE, ChunkOptions())
     uses = [(u.source, u.name) for u in find_uses(store.tree.root_node, extract_structure(store))]
     # a definition's own name is no use; a parameter's type, a return type and `new` are
     assert uses == [("types", "StoreOptions"), ("types", "StoreOptions"), ("types", "LruStore"),
-                    ("calls", "LruStore")]
+                    ("calls", "LruStore"), ("types", "T"), ("types", "LruStore")]  # <T> declares T
 
 
 def test_queries_target_definitions_in_other_files_only():
@@ -78,7 +82,7 @@ def test_queries_target_definitions_in_other_files_only():
     # makeStore is called from two functions of app.ts: one query per scope; new LruStore and the
     # StoreOptions mentions inside store.ts target their own file: none
     assert made == [("calls", "makeStore", "store.ts"), ("calls", "makeStore", "store.ts"),
-                    ("types", "StoreOptions", "store.ts")]
+                    ("types", "Maker", "store.ts"), ("types", "StoreOptions", "store.ts")]
     first = next(q for q in prepared.queries if q.origin == "calls")
     assert "createStore(defaults)" in first.text and first.text.count("\n") <= 4  # at most 5 lines
     target = STORE[first.start:first.end].decode()
