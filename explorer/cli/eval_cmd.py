@@ -28,7 +28,7 @@ from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .grid import (
     DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
-    current_position, eval_progress, pick_setting, print_recommendation, save_setting,
+    eval_progress, pick_setting, print_recommendation, save_setting,
 )
 from .report import _printable, plural, say, stderr_is_terminal, warn_about_walk
 
@@ -287,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
             close()
 
     result, unreadable = evaluation.result, evaluation.unreadable
-    recommendation = recommend(result, args.objective, current_position(result, current)) if result.complete else None
+    recommendation = recommend(result, args.objective, result.position(current)) if result.complete else None
     saved = save_error = None
     if args.save and recommendation is not None:
         try:

@@ -107,11 +107,6 @@ def budget_config(budget: int | None, settings: Sequence[ChunkOptions]) -> tuple
     return (DEFAULT_BUDGETS[unit] if budget is None else budget), unit
 
 
-def current_position(result: EvalResult, current: int | None) -> int | None:
-    """Where the setting numbered ``current`` sits in ``result.settings`` (None: not there)."""
-    return next((i for i, s in enumerate(result.settings) if s.index == current), None)
-
-
 def recommendation_lines(result: EvalResult, recommendation: Recommendation) -> list[str]:
     """The recommendation as the CLI prints it: the setting and why, then the evidence."""
     chosen = result.settings[recommendation.setting]

@@ -25,7 +25,7 @@ from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .grid import (
     DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
-    current_position, eval_progress, pick_setting, print_recommendation, save_setting,
+    eval_progress, pick_setting, print_recommendation, save_setting,
 )
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     retrieval = _retrieval(files_plan, settings, current, resolved, jobs, show_progress, args) if args.retrieval else None
     recommendation = None
     if retrieval is not None and retrieval.complete:
-        recommendation = recommend(retrieval, args.objective, current_position(retrieval, current))
+        recommendation = recommend(retrieval, args.objective, retrieval.position(current))
         if save_recommended and recommendation is not None:
             chosen = retrieval.settings[recommendation.setting].index
 

@@ -152,6 +152,10 @@ class EvalResult:
             return ["max_size"]
         return [f.name for f in fields(ChunkOptions) if len({getattr(o, f.name) for o in options}) > 1]
 
+    def position(self, index: int | None) -> int | None:
+        """Where the setting numbered ``index`` sits in ``settings`` (None: not evaluated)."""
+        return next((i for i, s in enumerate(self.settings) if s.index == index), None)
+
     def best(self, metric: str) -> int | None:
         """The index (in ``settings``) of the best setting on a measure (the first on a tie)."""
         if not self.settings:

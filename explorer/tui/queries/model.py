@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import CHUNKING, EvalConfig, EvalProgress, EvalResult, SettingEval
+from explorer.engine.retrieval.recommend import Recommendation, recommend
 from explorer.workspace.evaluate import evaluate_paths
 from explorer.workspace.walk import WalkOptions, plan
 
@@ -44,10 +45,12 @@ class RetrievalRun:
     ``pieces[s][q]``: how many chunks of setting ``s`` (index in
     ``result.settings``) overlap query ``q``'s target; ``chunks[s][path]``: the
     chunks of a target file under setting ``s`` as original-file byte ranges;
-    ``sources[path]``: a target file's bytes."""
+    ``sources[path]``: a target file's bytes; ``recommendation``: the setting to use
+    for the top 5 (None: no queries)."""
 
     root: str
     result: EvalResult
+    recommendation: Recommendation | None = None
     pieces: list[list[int]] = field(default_factory=list)
     chunks: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
     sources: dict[str, bytes] = field(default_factory=dict)
@@ -67,13 +70,16 @@ def evaluate_directory(
     settings: Sequence[ChunkOptions],
     *,
     reference: int = 0,
+    current: int | None = None,
     walk: WalkOptions | None = None,
     jobs: int | None = None,
     config: EvalConfig | None = None,
     on_progress: Callable[[RunProgress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
 ) -> RetrievalRun | None:
-    """Evaluate ``settings`` on the files under ``root`` with BM25 and doc queries.
+    """Evaluate ``settings`` on the files under ``root`` with BM25 and doc queries, and
+    recommend one for the top 5 (``current``: the index of the settings in use, if
+    listed, which the advice keeps when no setting is better beyond the noise).
     None when stopped (``should_stop`` is polled between files, settings and steps)."""
     walk = walk or WalkOptions()
     settings = list(dict.fromkeys(settings))
@@ -111,7 +117,7 @@ def evaluate_directory(
     result, prepared = evaluation.result, evaluation.prepared
     if not result.complete or prepared is None or should_stop():
         return None
-    run = RetrievalRun(root, result)
+    run = RetrievalRun(root, result, recommend(result, "top5", result.position(current)))
     target_files = sorted({target.file for target in prepared.targets})
     for setting in result.settings:
         index = setting.index  # the setting's position in prepared.settings
