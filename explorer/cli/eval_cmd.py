@@ -123,7 +123,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     evaluation.add_argument("--budget", type=cli_options.positive_int, metavar="N",
                             help="context budget for recall@budget, in the settings' size unit (default "
                                  + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
-    add_objective(parser)
+    add_objective(evaluation)
     evaluation.add_argument("--hit-threshold", type=_fraction, default=0.5, metavar="F",
                             help="share of the target or of the chunk that makes a hit (default 0.5)")
     evaluation.add_argument("--seed", type=cli_options.non_negative_int, default=0, metavar="N",
@@ -256,6 +256,9 @@ def run(args: argparse.Namespace) -> int:
         reference = current if current is not None else 0
     queries: str | list[QuerySpec] = args.queries
     if not is_source_list(args.queries):
+        if not os.path.exists(args.queries):
+            raise UsageError(f"--queries {args.queries}: neither query sources ({', '.join(QUERY_SOURCES)}, "
+                             "comma-separated) nor an existing file")
         queries = read_query_file(args.queries, root)
     budget, budget_unit = budget_config(args.budget, settings)
     config = EvalConfig(budget=budget, hit_threshold=args.hit_threshold, resamples=args.resamples,
