@@ -5,12 +5,14 @@
         print(setting.options.max_size, setting.metrics["recall@5"], setting.delta["recall@5"].separated)
 
 Steps: (1) every file is read, parsed once and, with doc queries, its query docs
-found and masked, then re-parsed masked and chunked under every setting, in a
+found and masked (with use queries, its definitions and its calls and type uses
+found: :mod:`.calls`), then re-parsed masked and chunked under every setting, in a
 process pool (:func:`~explorer.engine.batch.chunk_batch_stream`); the query set is
-built once. (2) Per setting, in this process: the chunks' indexed text (what a
-pipeline embeds: ``contextualized_text`` for context modes ``minimal`` and
-``full``, overlap lines included; ``text`` for ``none``) goes to the retriever,
-every query is ranked and scored (:mod:`.relevance`). (3) Means with bootstrap
+built once (a use is paired with the one definition of its name in another file).
+(2) Per setting, in this process: the chunks' indexed text (what a pipeline embeds:
+``contextualized_text`` for context modes ``minimal`` and ``full``, overlap lines
+included; ``text`` for ``none``) goes to the retriever, every query is ranked (a use
+query without the chunks that hold its own lines) and scored (:mod:`.relevance`). (3) Means with bootstrap
 intervals and paired differences against the reference setting (:mod:`.statistics`).
 
 Everything is a pure function of its inputs (fixed seed): the same files, settings
