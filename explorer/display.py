@@ -1,6 +1,15 @@
-"""Plain-text figures shared by the CLI and the explorer (no Rich, no Textual)."""
+"""Plain-text figures shared by the CLI and the explorer (no Rich, no Textual): the
+number formats, bars, and the columns of the sweep table both of them draw."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # types only: the figures need no engine at run time
+    from .engine.options import ChunkOptions
+    from .engine.sweep import SettingResult
 
 BLOCKS = " ▏▎▍▌▋▊▉█"  # eighths of a cell
 
@@ -35,3 +44,51 @@ def format_num(value: float | None) -> str:
     if value is None:
         return "-"
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+# -- the sweep table -------------------------------------------------------------------------
+#: The fields a grid of settings varies, in table order (slowest first), and their headers.
+AXIS_HEADERS: dict[str, str] = {
+    "size_unit": "unit",
+    "strategy": "strategy",
+    "context_mode": "context",
+    "max_size": "max",
+    "overlap_lines": "overlap",
+}
+
+
+def axis_cells(varied: Sequence[str], options: Sequence[ChunkOptions]) -> tuple[list[str], list[list[str]]]:
+    """The headers and, per setting, the values of the fields that vary (``max`` when
+    none does); fields outside the grid's axes (e.g. a mixed-language run) come last."""
+    names = [name for name in AXIS_HEADERS if name in varied] or ["max_size"]
+    names += [name for name in varied if name not in AXIS_HEADERS]
+    headers = [AXIS_HEADERS.get(name, name) for name in names]
+    return headers, [[str(getattr(o, name)) for name in names] for o in options]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column of the sweep table: its header and the cell of one setting."""
+
+    header: str
+    cell: Callable[[SettingResult], str]
+
+
+def _size(key: str) -> Callable[[SettingResult], str]:
+    return lambda s: format_num(s.summary.overall.size_stats()[key])
+
+
+#: The measured columns of the sweep table (after the # and the varied fields), as the
+#: CLI and the explorer both show them.
+SWEEP_COLUMNS: tuple[Column, ...] = (
+    Column("chunks", lambda s: f"{s.summary.overall.chunks:,}"),
+    Column("min", _size("min")),
+    Column("median", _size("median")),
+    Column("p95", _size("p95")),
+    Column("max", _size("max")),
+    Column("tiny%", lambda s: format_pct(s.summary.overall.tiny_pct)),
+    Column("over%", lambda s: format_pct(s.summary.overall.over_pct)),
+    Column("split defs", lambda s: f"{s.split_definitions:,} ({format_pct(s.summary.overall.split_any_pct)})"),
+    Column("doc_split%", lambda s: format_pct(s.summary.overall.doc_split_pct)),
+    Column("index", lambda s: human_bytes(s.index_bytes)),
+)

@@ -4,29 +4,36 @@ on this code? An offline retrieval evaluation with confidence intervals."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ..display import bar
+from ..display import axis_cells, bar
 from ..engine.batch import default_jobs
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
-    CHUNKING, HEADLINE_METRICS, RETRIEVING, EvalConfig, EvalProgress, EvalResult, QueryFileError, QuerySpec,
-    SettingEval, evaluate, parse_query_lines,
+    HEADLINE_METRICS, EvalConfig, EvalResult, QueryFileError, QuerySpec, parse_query_lines,
 )
+from ..engine.retrieval.evaluate import QUERY_SOURCES
+from ..engine.retrieval.hybrid import DEFAULT_RRF_K
+from ..engine.retrieval.recommend import recommend
 from ..engine.retrieval.ranking import Retriever
-from ..workspace.export import tool_version
-from ..workspace.sources import read_sources
+from ..workspace.evaluate import evaluate_paths
+from ..workspace.export import OutputError, tool_version
+from ..workspace.settings import SettingsError
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .grid import (
+    DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
+    eval_progress, pick_setting, print_recommendation, save_setting,
+)
 from .report import _printable, plural, say, stderr_is_terminal, warn_about_walk
-from .sweep_cmd import AXES, add_axes, build_settings, pick_setting
+
+if TYPE_CHECKING:  # rich is imported when there is something to print
+    from rich.console import Console
 
 NAME = "eval"
 HELP = "which settings retrieve best on this code: an offline retrieval evaluation with intervals"
@@ -34,25 +41,38 @@ DESCRIPTION = """\
 Chunk the files under every combination of the listed values and measure how well
 each setting lets a retriever find the right code.
 
-Queries (--queries docs, the default): every function, method and class with a doc
-of at least 8 words gives one, the doc's first sentence without the definition's
-name; every such doc is removed from the code before it is chunked and indexed, so
-retrieval cannot match the doc itself. Or give a JSONL file of your own, one line per
-query: {"query": "...", "path": "src/a.py", "start_line": 10, "end_line": 42}
-(paths relative to the common root of PATH..., lines 1-based and inclusive).
+Queries (--queries, comma-separated sources; docs by default):
+  docs   every function, method and class with a doc of at least 8 words gives one,
+         the doc's first sentence without the definition's name; every such doc is
+         removed from the code before it is chunked and indexed, so retrieval cannot
+         match the doc itself.
+  calls  needs no docs: the 5 lines up to a call of a function, method or class
+         defined once, in another file, are the query; the definition is the target.
+         The chunks holding the query's own lines are left out of its ranking.
+  types  the same for a type, interface, enum or class named in an annotation.
+Or give a JSONL file of your own, one line per query:
+{"query": "...", "path": "src/a.py", "start_line": 10, "end_line": 42}
+(a path relative to the common root of PATH..., to the current directory, or
+absolute; lines 1-based and inclusive). With several sources each is also
+reported on its own.
 
 A retrieved chunk is a hit when at least --hit-threshold of the target, or of the
 chunk, is shared between them (in non-whitespace characters). Per setting: recall@5
 (a hit in the top 5), MRR@10, nDCG@10, recall@budget (the share of the target
 covered by the chunks taken in rank order within --budget non-whitespace
-characters: sizes compared at equal context cost), and the token precision and IoU
-of the top 5. Each with a 95% bootstrap interval over the queries, and the paired
-difference against the reference setting; a difference counts only when its
-interval excludes 0.
+characters, or in the settings' size unit: sizes compared at equal context cost),
+and the token precision and IoU of the top 5. Each with a 95% bootstrap interval
+over the queries, and the paired difference against the reference setting; a
+difference counts only when its interval excludes 0.
 
-The retriever is BM25 (offline), or your embedding model through any
-OpenAI-compatible endpoint (--embed-url http://localhost:11434/v1 --embed-model NAME:
-Ollama, TEI, vLLM, llama.cpp, OpenAI), with vectors cached on disk.
+It ends with one recommended setting for --objective (top5: recall@5; budget:
+recall@budget): the best on it among the settings not separated from the best,
+preferring the fewest chunks; or "keep your current settings" when they are among
+those. --save writes the recommended setting to the settings file.
+
+The retriever is BM25 (offline), your embedding model through any OpenAI-compatible
+endpoint (--embed-url http://localhost:11434/v1 --embed-model NAME: Ollama, TEI,
+vLLM, llama.cpp, OpenAI), with vectors cached on disk, or both fused (hybrid).
 
 exit status: 0 done, 1 nothing to evaluate, some files failed or the endpoint
 failed, 2 usage error (nothing done)."""
@@ -68,6 +88,16 @@ def _fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, got {value:g}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {value:g}")
     return value
 
 
@@ -87,10 +117,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                            "max size (default: the current settings if listed, else the first)")
     parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
     evaluation = parser.add_argument_group("queries and scoring")
-    evaluation.add_argument("--queries", default="docs", metavar="docs|FILE.jsonl",
-                            help="queries from the code's docs (default), or a JSONL file of your own")
-    evaluation.add_argument("--budget", type=cli_options.positive_int, default=4000, metavar="NWS",
-                            help="context budget for recall@budget, in non-whitespace characters (default 4000)")
+    evaluation.add_argument("--queries", default="docs", metavar="SOURCES|FILE.jsonl",
+                            help=f"query sources, comma-separated: {', '.join(QUERY_SOURCES)} (default docs; e.g. "
+                                 "docs,calls,types), or a JSONL file of your own")
+    evaluation.add_argument("--budget", type=cli_options.positive_int, metavar="N",
+                            help="context budget for recall@budget, in the settings' size unit (default "
+                                 + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
+    add_objective(evaluation)
     evaluation.add_argument("--hit-threshold", type=_fraction, default=0.5, metavar="F",
                             help="share of the target or of the chunk that makes a hit (default 0.5)")
     evaluation.add_argument("--seed", type=cli_options.non_negative_int, default=0, metavar="N",
@@ -98,8 +131,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     evaluation.add_argument("--resamples", type=cli_options.positive_int, default=1000, metavar="N",
                             help="bootstrap resamples (default 1000)")
     retrieval = parser.add_argument_group("retriever")
-    retrieval.add_argument("--retriever", choices=("bm25", "embeddings"), default=None,
-                           help="bm25 (default, offline) or embeddings (needs --embed-url and --embed-model)")
+    retrieval.add_argument("--retriever", choices=("bm25", "embeddings", "hybrid"), default=None,
+                           help="bm25 (default, offline), embeddings (needs --embed-url and --embed-model), or "
+                                "hybrid: both, fused by reciprocal rank")
+    retrieval.add_argument("--rrf-k", type=_positive_float, default=DEFAULT_RRF_K, metavar="K",
+                           help=f"hybrid: the fusion constant, a document scoring 1/(K + rank) per retriever "
+                                f"(default {DEFAULT_RRF_K})")
     retrieval.add_argument("--embed-url", type=_url, metavar="URL",
                            help="an OpenAI-compatible API base, e.g. http://localhost:11434/v1 (POST URL/embeddings)")
     retrieval.add_argument("--embed-model", metavar="NAME", help="the model name the endpoint knows")
@@ -123,6 +160,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print a JSON document instead of the table")
     output.add_argument("--no-chart", action="store_true", help="the table only")
+    output.add_argument("--save", action="store_true",
+                        help="write the recommended setting to the settings file (.chunk-explorer.toml)")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no run summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
@@ -134,14 +173,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 # -- the run ---------------------------------------------------------------------------------
 def eval_settings(args: argparse.Namespace, base: ChunkOptions) -> list[ChunkOptions]:
     """The grid from the flags; max sizes default to 500,1000,2000 nws (scaled per unit)."""
-    if getattr(args, "sweep_max_size", None):
-        return build_settings(args, base)
-    grid: list[ChunkOptions] = []
-    for unit in getattr(args, "sweep_size_unit", None) or [base.size_unit]:
-        one = argparse.Namespace(**{**vars(args), "sweep_size_unit": [unit],
-                                    "sweep_max_size": list(DEFAULT_EVAL_MAX_SIZES[unit])})
-        grid += [s for s in build_settings(one, base) if s not in grid]
-    return grid
+    return build_settings(args, base, DEFAULT_EVAL_MAX_SIZES)
 
 
 def read_query_file(path: str, root: str) -> list[QuerySpec]:
@@ -163,16 +195,22 @@ def read_query_file(path: str, root: str) -> list[QuerySpec]:
     return specs
 
 
+def is_source_list(text: str) -> bool:
+    """Whether ``--queries`` names built-in sources (else it is a file)."""
+    parts = [part.strip() for part in text.split(",")]
+    return all(part in QUERY_SOURCES for part in parts) and not os.path.isfile(text)
+
+
 def make_retriever(args: argparse.Namespace) -> Retriever:
     kind = args.retriever or ("embeddings" if args.embed_url else "bm25")
+    from ..engine.retrieval.bm25 import BM25Retriever
+
     if kind == "bm25":
         if args.embed_url or args.embed_model:
-            raise UsageError("--embed-url and --embed-model go with --retriever embeddings")
-        from ..engine.retrieval.bm25 import BM25Retriever
-
+            raise UsageError("--embed-url and --embed-model go with --retriever embeddings or hybrid")
         return BM25Retriever()
     if not args.embed_url or not args.embed_model:
-        raise UsageError("the embeddings retriever needs --embed-url and --embed-model")
+        raise UsageError(f"the {kind} retriever needs --embed-url and --embed-model")
     if args.embed_timeout <= 0:
         raise UsageError("--embed-timeout must be above 0")
     from ..engine.retrieval.embeddings import (EmbeddingClient, EmbeddingEndpoint, EmbeddingRetriever,
@@ -193,7 +231,12 @@ def make_retriever(args: argparse.Namespace) -> Retriever:
         cache = VectorCache(cache_path)
     except (OSError, Exception) as exc:  # sqlite3.Error: an unusable cache file
         raise UsageError(f"--embed-cache: cannot use {cache_path}: {exc}") from None
-    return EmbeddingRetriever(EmbeddingClient(endpoint, cache))
+    dense = EmbeddingRetriever(EmbeddingClient(endpoint, cache))
+    if kind == "hybrid":
+        from ..engine.retrieval.hybrid import HybridRetriever
+
+        return HybridRetriever(BM25Retriever(), dense, rrf_k=args.rrf_k)
+    return dense
 
 
 def default_cache_path() -> str:
@@ -208,27 +251,34 @@ def run(args: argparse.Namespace) -> int:
     settings = eval_settings(args, resolved.options)
     current = next((i for i, s in enumerate(settings) if s == resolved.options), None)
     if args.reference is not None:
-        reference = pick_setting(args.reference, settings)
+        reference = pick_setting(args.reference, settings, "--reference")
     else:
         reference = current if current is not None else 0
-    queries: str | list[QuerySpec] = "docs"
-    if args.queries != "docs":
+    queries: str | list[QuerySpec] = args.queries
+    if not is_source_list(args.queries):
+        if not os.path.exists(args.queries):
+            raise UsageError(f"--queries {args.queries}: neither query sources ({', '.join(QUERY_SOURCES)}, "
+                             "comma-separated) nor an existing file")
         queries = read_query_file(args.queries, root)
-    config = EvalConfig(budget=args.budget, hit_threshold=args.hit_threshold, resamples=args.resamples,
-                        seed=args.seed)
+    budget, budget_unit = budget_config(args.budget, settings)
+    config = EvalConfig(budget=budget, hit_threshold=args.hit_threshold, resamples=args.resamples,
+                        seed=args.seed, budget_unit=budget_unit)
+    explicit_file = bool(getattr(args, "settings", None))
+    if args.save:
+        check_save_target(resolved, root, explicit_file)
     retriever = make_retriever(args)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
 
     warn_about_walk(files_plan)
-    sources, unreadable = read_sources(files_plan, resolved.walk.max_file_size)
     jobs = args.jobs or default_jobs()
     show_progress = not args.quiet and stderr_is_terminal()
     try:
-        with eval_progress(len(sources), len(settings), show_progress) as (on_progress, on_setting):
-            result = evaluate(sources, settings, queries=queries, query_source=args.queries, retriever=retriever,
-                              config=config, reference=reference, jobs=jobs, on_progress=on_progress,
-                              on_setting=on_setting)
+        with eval_progress(len(files_plan.files), len(settings), show_progress) as (on_progress, on_setting):
+            evaluation = evaluate_paths(files_plan, settings, walk=resolved.walk, queries=queries,
+                                        query_source=args.queries, retriever=retriever, config=config,
+                                        reference=reference, jobs=jobs, on_progress=on_progress,
+                                        on_setting=on_setting)
     except QueryFileError as exc:
         raise UsageError(f"--queries {args.queries}: {exc}") from None
     except RuntimeError as exc:  # EmbeddingError: the endpoint failed
@@ -239,6 +289,14 @@ def run(args: argparse.Namespace) -> int:
         if close is not None:
             close()
 
+    result, unreadable = evaluation.result, evaluation.unreadable
+    recommendation = recommend(result, args.objective, result.position(current)) if result.complete else None
+    saved = save_error = None
+    if args.save and recommendation is not None:
+        try:
+            saved = save_setting(result.settings[recommendation.setting].options, resolved, root, explicit_file)
+        except (OutputError, SettingsError) as exc:
+            save_error = str(exc)
     if args.json:
         document = {
             "tool": "chunk-explorer",
@@ -247,59 +305,44 @@ def run(args: argparse.Namespace) -> int:
             "settingsFile": resolved.settings_path,
             "current": current,
             **result.to_dict(),
+            "recommendation": None if recommendation is None else recommendation.to_dict(result),
+            **({"saved": None if saved is None else {"index": result.settings[recommendation.setting].index,
+                                                     "path": saved}}
+               if args.save and recommendation is not None else {}),
         }
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif result.queries and result.settings:
-        console = _console()
-        print_table(console, result, current)
-        print_cut_comparisons(console, result)
+        out = console()
+        print_table(out, result, current)
+        print_sources(out, result)
+        print_cut_comparisons(out, result)
         if not args.no_chart:
-            print_chart(console, result)
+            print_chart(out, result)
+        if recommendation is not None:
+            print_recommendation(out, result, recommendation)
     if not args.quiet:
         for line in run_summary(result, len(settings), len(files_plan.skipped) + len(unreadable)):
             say(line)
     if not result.queries:
         say("No queries: no function, method or class with a doc of 8 words or more in a language with full "
-            "structure support (see `chunk-explorer languages`); give --queries FILE.jsonl instead."
-            if queries == "docs" else "No queries: every query's target is blank.")
+            "structure support (see `chunk-explorer languages`); try --queries docs,calls,types, or give "
+            "--queries FILE.jsonl." if queries == "docs" else
+            "No queries: no source gave any (calls and types need definitions used from other files in a "
+            "language with full structure support)." if isinstance(queries, str) else
+            "No queries: every query's target is blank.")
         return EXIT_FAILED
+    if args.save:
+        if save_error is not None or saved is None:
+            say(f"chunk-explorer: error: {save_error or 'nothing to save: the evaluation did not finish'}")
+            return EXIT_FAILED
+        assert recommendation is not None
+        chosen = result.settings[recommendation.setting]
+        say(f"Saved #{chosen.index + 1} ({chosen.label(result.varied)}) to {_printable(saved)}")
     if result.failed:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
         return EXIT_FAILED
     return EXIT_OK
-
-
-@contextlib.contextmanager
-def eval_progress(files: int, settings: int, enabled: bool) -> Iterator[
-        tuple[Callable[[EvalProgress], None] | None, Callable[[SettingEval], None] | None]]:
-    """Progress bars on stderr (chunking files, then settings scored, and the
-    retriever's work within a setting), or nothing."""
-    if not enabled:
-        yield None, None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(file=sys.stderr), transient=True)
-    chunking = progress.add_task("chunking files", total=files)
-    scored = progress.add_task("settings scored", total=settings)
-    step = progress.add_task("retrieving", total=None, visible=False)
-
-    def on_progress(event: EvalProgress) -> None:
-        if event.stage == CHUNKING:
-            progress.update(chunking, completed=event.done)
-        elif event.stage == RETRIEVING and event.total:
-            progress.update(step, completed=event.done, total=event.total, visible=True,
-                            description=f"retrieving (setting {(event.setting or 0) + 1})")
-
-    def on_setting(_: SettingEval) -> None:
-        progress.advance(scored)
-        progress.update(step, visible=False)
-
-    with progress:
-        yield on_progress, on_setting
 
 
 def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
@@ -331,19 +374,6 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
 
 
 # -- rendering -------------------------------------------------------------------------------
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(width=None if sys.stdout.isatty() else 180, highlight=False)
-
-
-def _axes(result: EvalResult) -> tuple[list[str], list[list[str]]]:
-    varied = [name for name in AXES if name in result.varied] or ["max_size"]
-    varied += [name for name in result.varied if name not in AXES]
-    headers = [AXES[name][1] if name in AXES else name for name in varied]
-    return headers, [[str(getattr(s.options, name)) for name in varied] for s in result.settings]
-
-
 def _points(value: float) -> str:
     return f"{100 * value:.1f}"
 
@@ -352,12 +382,13 @@ def _signed(value: float) -> str:
     return f"{100 * value:+.1f}"
 
 
-#: Table columns in the order they give way on a narrow terminal (the last go first).
-TABLE_PRIORITY = ("recall@5", "recall@budget", "iou@5", "mrr@10", "ndcg@10", "precision@5")
 _CELL_WIDTH = 20
+#: The chart's measures: as many of the headline measures as fit its bars.
+CHART_METRICS = HEADLINE_METRICS[:4]
+CHART_COLORS = ("cyan", "magenta", "yellow", "green")
 
 
-def print_table(console: Any, result: EvalResult, current: int | None) -> None:
+def print_table(console: Console, result: EvalResult, current: int | None) -> None:
     """One row per setting; each measure's cell holds three lines: the value (★ the best),
     its interval, and the paired difference against the reference (dim when not separated)."""
     from rich.table import Table
@@ -372,11 +403,10 @@ def print_table(console: Any, result: EvalResult, current: int | None) -> None:
     console.print(Text(f"In each cell: the value in % (★ the best), its 95% bootstrap interval, and the paired "
                        f"difference against #{ref.index + 1} in points, dim when its interval includes 0 "
                        "(not a real difference).", style="dim"))
-    headers, axis_rows = _axes(result)
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     axis_width = sum(max(len(h), *(len(r[i]) for r in axis_rows)) + 2 for i, h in enumerate(headers)) + 14
     room = max(2, ((console.width or 180) - axis_width) // _CELL_WIDTH)
-    shown = [name for name in TABLE_PRIORITY[:room]]
-    metrics = [name for name in HEADLINE_METRICS if name in shown]
+    metrics = list(HEADLINE_METRICS[:room])  # on a narrow terminal the last give way
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("#", justify="right")
     for header in headers:
@@ -411,7 +441,40 @@ def print_table(console: Any, result: EvalResult, current: int | None) -> None:
     console.print(Text(legend, style="dim"))
 
 
-def print_cut_comparisons(console: Any, result: EvalResult) -> None:
+def print_sources(console: Console, result: EvalResult) -> None:
+    """With several query sources: each source's first two headline measures per setting,
+    and the paired difference against the reference (dim when not separated)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    reports = result.by_source()
+    if len(reports) < 2 and "," not in result.query_source:
+        return
+    names = HEADLINE_METRICS[:2]
+    table = Table(box=None, header_style="bold", pad_edge=False, title_justify="left")
+    table.add_column("#", justify="right")
+    for source, report in reports.items():
+        for name in names:
+            table.add_column(f"{source} ({report.queries:,}) {name}", justify="right")
+    for position, setting in enumerate(result.settings):
+        cells = [Text(f"{setting.index + 1}")]
+        for report in reports.values():
+            for name in names:
+                m, d = report.metrics[position][name], report.delta[position][name]
+                cell = Text(f"{_points(m.value)} ")
+                if position == result.reference:
+                    cell.append("ref", style="dim")
+                else:
+                    cell.append(f"{_signed(d.value)}", style=("green" if d.value > 0 else "red") if d.separated else "dim")
+                cells.append(cell)
+        table.add_row(*cells)
+    console.print()
+    console.print(Text("Per query source (queries in brackets): value in %, then the difference against the "
+                       "reference in points, dim when not separated", style="dim"))
+    console.print(table)
+
+
+def print_cut_comparisons(console: Console, result: EvalResult) -> None:
     """ast against lines on the definitions that lines cuts and ast keeps whole: where
     the strategies actually differ (over all queries the difference is diluted)."""
     from rich.text import Text
@@ -428,13 +491,13 @@ def print_cut_comparisons(console: Any, result: EvalResult) -> None:
             f"#{ast.index + 1} (ast) keeps whole, ast - lines: " + "; ".join(parts), style="cyan"))
 
 
-def print_chart(console: Any, result: EvalResult) -> None:
+def print_chart(console: Console, result: EvalResult) -> None:
     """Bars on a 0-100% scale per measure, with the interval drawn around each bar's end."""
     from rich.table import Table
     from rich.text import Text
 
-    measures = (("recall@5", "cyan"), ("recall@budget", "magenta"), ("ndcg@10", "green"), ("iou@5", "yellow"))
-    headers, axis_rows = _axes(result)
+    measures = tuple(zip(CHART_METRICS, CHART_COLORS))
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     label_width = max(len(" ".join(r)) for r in axis_rows) + 5
     width = max(8, min(30, ((console.width or 100) - label_width) // len(measures) - 8))
     table = Table(box=None, header_style="bold", pad_edge=False)

@@ -7,34 +7,17 @@ sets ``run`` as the parser default) and ``run(args) -> exit status``.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 from ..workspace.export import OutputError, tool_version
-from . import chunk_cmd, languages_cmd, stats_cmd, tui_cmd
+from . import chunk_cmd, eval_cmd, languages_cmd, stats_cmd, sweep_cmd, tui_cmd
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from .report import error
 
-VERBS = (chunk_cmd, stats_cmd, languages_cmd)
-OPTIONAL_VERBS = ("sweep_cmd", "eval_cmd")
-
-
-def _optional_verbs() -> list[ModuleType]:
-    """Verbs whose modules may not exist yet (e.g. sweep, from the tuning issue)."""
-    found = []
-    for name in OPTIONAL_VERBS:
-        module = f"{__package__}.{name}"
-        if importlib.util.find_spec(module) is not None:
-            found.append(importlib.import_module(module))
-    return found
-
-
-def _verbs() -> list[ModuleType]:
-    return [*VERBS, *_optional_verbs()]
+VERBS: tuple[ModuleType, ...] = (chunk_cmd, stats_cmd, languages_cmd, sweep_cmd, eval_cmd)
 
 
 def build_parser(verbs: Sequence[ModuleType] | None = None) -> argparse.ArgumentParser:
@@ -48,14 +31,14 @@ def build_parser(verbs: Sequence[ModuleType] | None = None) -> argparse.Argument
     )
     parser.add_argument("--version", action="version", version=f"chunk-explorer {tool_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", prog="chunk-explorer")
-    for verb in _verbs() if verbs is None else verbs:
+    for verb in VERBS if verbs is None else verbs:
         verb.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    modules = _verbs()
+    modules = VERBS
     parser = build_parser(modules)
     verbs = {module.NAME for module in modules}
     try:

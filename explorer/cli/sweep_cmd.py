@@ -5,31 +5,36 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes
 from ..engine.batch import default_jobs
-from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
-from ..display import bar, format_num, format_pct, human_bytes
-from ..engine.sweep import DEFAULT_EMBEDDING_DIM, DEFAULT_MAX_SIZES, SettingResult, SweepResult, settings_grid
+from ..engine.options import ChunkOptions
+from ..engine.retrieval import HEADLINE_METRICS, EvalConfig, EvalResult
+from ..engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
+from ..engine.retrieval.recommend import recommend
+from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SettingResult, SweepResult
+from ..workspace.evaluate import evaluate_paths
 from ..workspace.export import OutputError, tool_version
-from ..workspace.atomic import check_writable
-from ..workspace.settings import (
-    SETTINGS_FILE, SettingsError, find_settings, save_settings,
-)
+from ..workspace.settings import SettingsError
 from ..workspace.sweep import sweep_paths
-from ..workspace.walk import common_root, plan
+from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .grid import (
+    DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
+    eval_progress, pick_setting, print_recommendation, save_setting,
+)
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
 
 NAME = "sweep"
+#: ``--save recommended``: the setting the retrieval evaluation recommends.
+RECOMMENDED = "recommended"
 HELP = "compare settings over a codebase: chunk counts, sizes, tiny%%, split definitions, index size"
 DESCRIPTION = """\
 Chunk the files under every combination of the listed values and compare, per setting:
@@ -46,67 +51,6 @@ Each file is parsed once and re-chunked per setting. Nothing is written unless
 exit status: 0 done, 1 some files failed (the figures cover the others) or the
 settings file could not be written, 2 usage error (nothing done)."""
 
-#: Sweep axes in table order (slowest first): ChunkOptions field -> (argparse dest, column header).
-AXES = {
-    "size_unit": ("sweep_size_unit", "unit"),
-    "strategy": ("sweep_strategy", "strategy"),
-    "context_mode": ("sweep_context", "context"),
-    "max_size": ("sweep_max_size", "max"),
-    "overlap_lines": ("sweep_overlap_lines", "overlap"),
-}
-
-
-# -- flags --------------------------------------------------------------------------------
-def _int_list(minimum: int) -> Callable[[str], list[int]]:
-    def parse(text: str) -> list[int]:
-        values = []
-        for part in _parts(text):
-            try:
-                value = int(part)
-            except ValueError:
-                raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {part!r}") from None
-            if value < minimum:
-                raise argparse.ArgumentTypeError(f"every value must be at least {minimum}, got {value}")
-            values.append(value)
-        return values
-
-    return parse
-
-
-def _choice_list(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
-    def parse(text: str) -> list[str]:
-        values = _parts(text)
-        wrong = [v for v in values if v not in choices]
-        if wrong:
-            raise argparse.ArgumentTypeError(f"{', '.join(wrong)} not one of {', '.join(choices)}")
-        return values
-
-    return parse
-
-
-def _parts(text: str) -> list[str]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts:
-        raise argparse.ArgumentTypeError("expected a comma-separated list of values")
-    return parts
-
-
-def add_axes(parser: argparse.ArgumentParser, default_sizes: str, context_help: str) -> argparse._ArgumentGroup:
-    """The grid flags ``sweep`` and ``eval`` share: every combination of the listed values is a setting."""
-    axes = parser.add_argument_group("settings to compare (comma-separated; every combination is run)")
-    axes.add_argument("--max-size", dest="sweep_max_size", type=_int_list(1), metavar="LIST",
-                      help=f"largest chunk, in the size unit (default {default_sizes} for nws)")
-    axes.add_argument("--overlap-lines", dest="sweep_overlap_lines", type=_int_list(0), metavar="LIST",
-                      help="lines of the previous chunk repeated before each chunk, e.g. 0,5")
-    axes.add_argument("--size-unit", dest="sweep_size_unit", type=_choice_list(SIZE_UNITS), metavar="LIST",
-                      help=f"size units: {', '.join(SIZE_UNITS)}")
-    axes.add_argument("--context", dest="sweep_context", type=_choice_list(CONTEXT_MODES), metavar="LIST",
-                      help=f"{context_help}: {', '.join(CONTEXT_MODES)}")
-    axes.add_argument("--strategy", dest="sweep_strategy", type=_choice_list(STRATEGIES), metavar="LIST",
-                      help="ast and/or lines (the line-packing baseline)")
-    return axes
-
-
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -115,15 +59,23 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
     parser.add_argument("--embedding-dim", type=cli_options.positive_int, default=DEFAULT_EMBEDDING_DIM,
                         metavar="N", help=f"vector dimensions for the index size estimate (default {DEFAULT_EMBEDDING_DIM})")
-    parser.add_argument("--retrieval", action="store_true",
-                        help="also evaluate retrieval (as `chunk-explorer eval` does, with BM25 and queries from "
-                             "the docs): recall@5 and recall@budget columns, a \"retrieval\" object in --json")
+    retrieval = parser.add_argument_group("retrieval")
+    retrieval.add_argument("--retrieval", action="store_true",
+                           help="also evaluate retrieval (as `chunk-explorer eval` does, with BM25): recall@5 and "
+                                "recall@budget columns, a recommended setting, a \"retrieval\" object in --json")
+    retrieval.add_argument("--queries", default="docs", metavar="SOURCES",
+                           help=f"with --retrieval: query sources, comma-separated: {', '.join(QUERY_SOURCES)} "
+                                "(default docs)")
+    retrieval.add_argument("--budget", type=cli_options.positive_int, metavar="N",
+                           help="with --retrieval: the context budget of recall@budget, in the size unit (default "
+                                + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
+    add_objective(retrieval)
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print JSON instead of the table and chart")
     output.add_argument("--no-chart", action="store_true", help="the table only")
     output.add_argument("--save", metavar="PICK",
                         help="write the chosen setting to the settings file: its number in the # column "
-                             "(e.g. 2 or #2) or its max size (e.g. 1000)")
+                             "(e.g. 2 or #2), its max size (e.g. 1000), or, with --retrieval, 'recommended'")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no run summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
@@ -132,58 +84,24 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-add_parser = register  # the name the tuning issue asked for
-
-
-# -- the settings ----------------------------------------------------------------------------
-def build_settings(args: argparse.Namespace, base: ChunkOptions) -> list[ChunkOptions]:
-    """The cartesian product of the listed values over ``base``; max sizes default per unit."""
-    axes: dict[str, list[Any]] = {}
-    for name, (dest, _) in AXES.items():
-        if getattr(args, dest, None):
-            axes[name] = list(getattr(args, dest))
-    if "max_size" in axes:
-        return settings_grid(base, axes)
-    grid: list[ChunkOptions] = []
-    for unit in axes.get("size_unit", [base.size_unit]):
-        grid += settings_grid(base, {**axes, "size_unit": [unit], "max_size": list(DEFAULT_MAX_SIZES[unit])})
-    return grid
-
-
-def pick_setting(text: str, settings: list[ChunkOptions]) -> int:
-    """The index chosen by ``--save``: a number from the # column (``2`` or ``#2``), or a
-    max size that only one setting has. Raises UsageError."""
-    raw = text.strip()
-    as_index = raw.startswith("#")
-    try:
-        number = int(raw.lstrip("#"))
-    except ValueError:
-        raise UsageError(f"--save takes a number from the # column or a max size, not {text!r}") from None
-    if 1 <= number <= len(settings):
-        return number - 1
-    if as_index:
-        raise UsageError(f"--save {text}: the sweep has settings #1 to #{len(settings)}")
-    matches = [i for i, s in enumerate(settings) if s.max_size == number]
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        listed = ", ".join(f"#{i + 1}" for i in matches)
-        raise UsageError(f"--save {text}: several settings have max size {number} ({listed}); give the # instead")
-    sizes = ", ".join(str(s) for s in dict.fromkeys(s.max_size for s in settings))
-    raise UsageError(f"--save {text}: no setting has that number or max size (numbers 1-{len(settings)}, "
-                     f"max sizes {sizes})")
-
-
 # -- running ----------------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
     cli_options.check_paths(args.paths)
     root = common_root(args.paths)
     resolved = cli_options.resolve(args, root)
     settings = build_settings(args, resolved.options)
-    chosen = pick_setting(args.save, settings) if args.save is not None else None
+    save_recommended = args.save is not None and args.save.strip().lower() == RECOMMENDED
+    if save_recommended and not args.retrieval:
+        raise UsageError("--save recommended needs --retrieval (the recommendation comes from it)")
+    if args.retrieval:
+        try:
+            parse_sources(args.queries)
+        except ValueError as exc:
+            raise UsageError(f"--queries: {exc}") from None
+    chosen = pick_setting(args.save, settings) if args.save is not None and not save_recommended else None
     explicit_file = bool(getattr(args, "settings", None))
-    if chosen is not None:
-        _check_save_target(resolved, root, explicit_file)
+    if args.save is not None:
+        check_save_target(resolved, root, explicit_file)
     current = next((i for i, s in enumerate(settings) if s == resolved.options), None)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
@@ -193,12 +111,17 @@ def run(args: argparse.Namespace) -> int:
     show_progress = not args.quiet and stderr_is_terminal()
     with progress_bar(len(files_plan.files), f"sweeping {len(settings)} settings", show_progress) as on_progress:
         result = sweep_paths(files_plan, settings, jobs=jobs, on_progress=on_progress, embedding_dim=args.embedding_dim)
-    retrieval = _retrieval(files_plan, settings, current, resolved, jobs, show_progress) if args.retrieval else None
+    retrieval = _retrieval(files_plan, settings, current, resolved, jobs, show_progress, args) if args.retrieval else None
+    recommendation = None
+    if retrieval is not None and retrieval.complete:
+        recommendation = recommend(retrieval, args.objective, retrieval.position(current))
+        if save_recommended and recommendation is not None:
+            chosen = retrieval.settings[recommendation.setting].index
 
     saved = None
     if chosen is not None and result.files:
         try:
-            saved = _save(settings[chosen], resolved, root, explicit_file)
+            saved = save_setting(settings[chosen], resolved, root, explicit_file)
         except (OutputError, SettingsError) as exc:
             say(f"chunk-explorer: error: {exc}")
 
@@ -211,29 +134,36 @@ def run(args: argparse.Namespace) -> int:
             "current": current,
             **result.to_dict(),
             "saved": None if saved is None else {"index": chosen, "path": saved},
-            **({"retrieval": retrieval.to_dict()} if retrieval is not None else {}),
+            **({"retrieval": {**retrieval.to_dict(),
+                              "recommendation": None if recommendation is None else recommendation.to_dict(retrieval)}}
+               if retrieval is not None else {}),
         }
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif result.files:
-        console = _console()
-        print_table(console, result, current, extra_columns=_retrieval_columns(retrieval) if retrieval else None)
+        out = console()
+        print_table(out, result, current, extra_columns=_retrieval_columns(retrieval) if retrieval else None)
         if retrieval is not None:
-            console.print(f"recall@5, recall@budget: % with 95% intervals, ★ the best (BM25, {len(retrieval.queries):,} "
-                          "queries from docs; `chunk-explorer eval` shows every measure and the differences)",
-                          style="dim", markup=False)
+            out.print(f"{', '.join(RETRIEVAL_COLUMNS)}: % with 95% intervals, ★ the best (BM25, "
+                      f"{len(retrieval.queries):,} queries from {retrieval.query_source}; `chunk-explorer eval` shows "
+                      "every measure and the differences)", style="dim", markup=False)
+            if recommendation is not None:
+                print_recommendation(out, retrieval, recommendation)
         if not args.no_chart:
-            print_chart(console, result)
+            print_chart(out, result)
 
     if not args.quiet:
         for line in run_summary(result, len(settings)):
             say(line)
         if retrieval is not None:
-            say(f"Retrieval: {plural(len(retrieval.queries), 'query', 'queries')} from docs, BM25, "
+            say(f"Retrieval: {plural(len(retrieval.queries), 'query', 'queries')} from {retrieval.query_source}, BM25, "
                 f"in {retrieval.seconds:.1f} s." + "".join(f" Warning: {w}" for w in retrieval.warnings))
     if not result.files:
         say("No files to sweep: check the paths, or --include/--exclude." if not files_plan.skipped
             else "No files to sweep: every file was skipped (see above).")
+        return EXIT_FAILED
+    if save_recommended and chosen is None:
+        say("chunk-explorer: error: nothing saved: no recommendation (no queries, or the evaluation did not finish)")
         return EXIT_FAILED
     if chosen is not None:
         if saved is None:
@@ -243,27 +173,6 @@ def run(args: argparse.Namespace) -> int:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
         return EXIT_FAILED
     return EXIT_OK
-
-
-def _check_save_target(resolved: cli_options.Resolved, root: str, explicit_file: bool) -> str:
-    """The settings file --save will write (the one given with --settings, else the one
-    found for the root, else a new one in the root), checked before any work."""
-    if explicit_file and resolved.settings_path:
-        path = resolved.settings_path
-    else:
-        path = find_settings(root) or os.path.join(root, SETTINGS_FILE)
-    try:
-        return check_writable(path)
-    except OutputError as exc:
-        raise UsageError(f"--save: {exc}") from None
-
-
-def _save(options: ChunkOptions, resolved: cli_options.Resolved, root: str, explicit_file: bool) -> str:
-    # A --language given on the command line is for this run; the file keeps its own.
-    options = replace(options, language=resolved.settings.options.language)
-    # --settings FILE: write back to that file; edited in place, comments kept.
-    path = resolved.settings_path if explicit_file and resolved.settings_path else None
-    return save_settings(root, options, path=path)
 
 
 def run_summary(result: SweepResult, settings: int) -> list[str]:
@@ -278,40 +187,25 @@ def run_summary(result: SweepResult, settings: int) -> list[str]:
 
 
 # -- rendering ---------------------------------------------------------------------------------
-def _console() -> Console:
-    from rich.console import Console
-
-    return Console(width=None if sys.stdout.isatty() else 160, highlight=False)
-
-
-def _axis_cells(result: SweepResult) -> tuple[list[str], list[list[str]]]:
-    varied = [name for name in AXES if name in result.varied] or ["max_size"]
-    varied += [name for name in result.varied if name not in AXES]  # e.g. a mixed-language sweep
-    headers = [AXES[name][1] if name in AXES else name for name in varied]
-    rows = [[str(getattr(s.options, name)) for name in varied] for s in result.settings]
-    return headers, rows
-
-
-SIZE_KEYS = ("min", "median", "p95", "max")
-
-
-def _retrieval(files_plan: Any, settings: list[ChunkOptions], current: int | None,
-               resolved: cli_options.Resolved, jobs: int, show_progress: bool) -> Any:
+def _retrieval(files_plan: WalkPlan, settings: list[ChunkOptions], current: int | None,
+               resolved: cli_options.Resolved, jobs: int, show_progress: bool, args: argparse.Namespace) -> EvalResult:
     """``--retrieval``: the evaluation of ``chunk-explorer eval`` over the same files and settings."""
-    from ..engine.retrieval import evaluate
-    from ..workspace.sources import read_sources
-    from .eval_cmd import eval_progress
-
-    sources, _ = read_sources(files_plan, resolved.walk.max_file_size)
-    with eval_progress(len(sources), len(settings), show_progress) as (on_progress, on_setting):
-        return evaluate(sources, settings, reference=current or 0, jobs=jobs, on_progress=on_progress,
-                        on_setting=on_setting)
+    budget, unit = budget_config(args.budget, settings)
+    config = EvalConfig(budget=budget, budget_unit=unit)
+    with eval_progress(len(files_plan.files), len(settings), show_progress) as (on_progress, on_setting):
+        return evaluate_paths(files_plan, settings, walk=resolved.walk, queries=args.queries, config=config,
+                              reference=current or 0, jobs=jobs, on_progress=on_progress,
+                              on_setting=on_setting).result
 
 
-def _retrieval_columns(retrieval: Any) -> list[tuple[str, list[str]]]:
-    """recall@5 and recall@budget per setting, in %, with intervals; ★ marks the best."""
+#: The retrieval columns a sweep table has room for: the first headline measures.
+RETRIEVAL_COLUMNS = HEADLINE_METRICS[:2]
+
+
+def _retrieval_columns(retrieval: EvalResult) -> list[tuple[str, list[str]]]:
+    """The first headline measures per setting, in %, with intervals; ★ marks the best."""
     columns = []
-    for name in ("recall@5", "recall@budget"):
+    for name in RETRIEVAL_COLUMNS:
         best = retrieval.best(name)
         cells = []
         for i, setting in enumerate(retrieval.settings):
@@ -321,7 +215,7 @@ def _retrieval_columns(retrieval: Any) -> list[tuple[str, list[str]]]:
     return columns
 
 
-def print_table(console: Any, result: SweepResult, current: int | None,
+def print_table(console: Console, result: SweepResult, current: int | None,
                 extra_columns: list[tuple[str, list[str]]] | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -330,22 +224,13 @@ def print_table(console: Any, result: SweepResult, current: int | None,
     console.print(Text(f"Sweep of {plural(result.files, 'file')} (sizes in {unit}; "
                        f"index = vectors of {result.embedding_dim} float32 + contextualized text)", style="bold"))
     table = Table(box=None, header_style="bold", pad_edge=False)
-    headers, axis_rows = _axis_cells(result)
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     table.add_column("#", justify="right")
-    for header in headers:
-        table.add_column(header, justify="right")
-    for header in ("chunks", "min", "median", "p95", "max", "tiny%", "over%", "split defs", "doc_split%", "index"):
-        table.add_column(header, justify="right")
-    for header, _ in extra_columns or ():
+    for header in [*headers, *(c.header for c in SWEEP_COLUMNS), *(h for h, _ in extra_columns or ())]:
         table.add_column(header, justify="right")
     for setting, axis in zip(result.settings, axis_rows):
-        g = setting.summary.overall
-        sizes = g.size_stats()
         mark = "*" if setting.index == current else ""
-        split = f"{setting.split_definitions:,} ({format_pct(g.split_any_pct)})"
-        cells = [f"{setting.index + 1}{mark}", *axis, f"{g.chunks:,}", *(format_num(sizes[k]) for k in SIZE_KEYS),
-                 format_pct(g.tiny_pct), format_pct(g.over_pct), split, format_pct(g.doc_split_pct),
-                 human_bytes(setting.index_bytes)]
+        cells = [f"{setting.index + 1}{mark}", *axis, *(c.cell(setting) for c in SWEEP_COLUMNS)]
         cells += [column[setting.index] for _, column in extra_columns or ()]
         table.add_row(*(Text(c) for c in cells), style="bold" if mark else "")
     console.print(table)
@@ -353,7 +238,7 @@ def print_table(console: Any, result: SweepResult, current: int | None,
         console.print(Text("* the settings in effect now (settings file and flags)", style="dim"))
 
 
-def print_chart(console: Any, result: SweepResult) -> None:
+def print_chart(console: Console, result: SweepResult) -> None:
     """One row per setting: bars for chunks, index size, tiny% and split%. Counts are
     scaled to their column's largest value; the two percentages share one scale (at
     least 0-10%), so a fraction of a percent stays a sliver. Figures are printed beside."""
@@ -366,7 +251,7 @@ def print_chart(console: Any, result: SweepResult) -> None:
         ("tiny%", lambda s: s.summary.overall.tiny_pct or 0.0, format_pct, "yellow"),
         ("split%", lambda s: s.summary.overall.split_any_pct or 0.0, format_pct, "red"),
     )
-    headers, axis_rows = _axis_cells(result)
+    headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     label_width = max(len(" ".join(r)) for r in axis_rows) + 5
     width = max(6, min(24, ((console.width or 80) - label_width) // len(measures) - 10))
     table = Table(box=None, header_style="bold", pad_edge=False)

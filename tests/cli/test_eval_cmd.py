@@ -86,7 +86,9 @@ def test_query_file(cli, codebase, tmp_path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ('{"query": "x", "path": "nowhere.py", "start_line": 1, "end_line": 2}\n', "no file 'nowhere.py'"),
+        ('{"query": "x", "path": "nowhere.py", "start_line": 1, "end_line": 2}\n',
+         r"no file 'nowhere.py' among the files evaluated.*relative to the evaluated root \(/.*samples\), relative "
+         r"to the current directory \(/.*\), or absolute"),
         ('{"query": "x", "path": "inventory.py", "start_line": 1, "end_line": 99999}\n', "has .* lines"),
         ("not json\n", "line 1: not JSON"),
         ("\n", "holds no queries"),
@@ -110,6 +112,8 @@ def test_bad_query_files_are_usage_errors(cli, codebase, tmp_path, content, mess
         (["--embed-model", "m"], "go with --retriever embeddings"),
         (["--embed-url", "localhost:1"], "expected an http:// or https:// URL"),
         (["--hit-threshold", "0"], "above 0 and at most 1"),
+        (["--queries", "docs,comments"], "neither query sources (docs, calls, types, comma-separated) nor"),
+        (["--objective", "top3"], "invalid choice: 'top3'"),
     ],
 )
 def test_bad_flags(cli, codebase, flags, message):
@@ -169,3 +173,83 @@ def test_ast_against_lines_on_the_cut_definitions(cli, codebase):
     [cut] = document["cut_by_lines"]
     assert (cut["setting"], cut["reference"]) == (0, 1) and 0 < cut["queries"] < document["queries"]
     assert set(cut["delta"]) >= set(KEYS)
+
+
+def test_query_file_paths_relative_to_the_root_the_current_directory_or_absolute(cli, codebase, tmp_path,
+                                                                                  monkeypatch):
+    lines = (SAMPLES / "inventory.py").read_text().splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if "def " in line)
+
+    def line(path):
+        return json.dumps({"query": lines[number].strip(), "path": str(path), "start_line": number,
+                           "end_line": number + 3})
+
+    queries = tmp_path / "q.jsonl"
+    monkeypatch.chdir(codebase / "engine")  # the cwd is inside the code, not its root
+    queries.write_text("\n".join([line("samples/inventory.py"),  # relative to the evaluated root
+                                  line(codebase / "samples" / "inventory.py"),  # absolute
+                                  line("../samples/inventory.py")]) + "\n")  # relative to the cwd
+    run = cli("eval", codebase, "--queries", queries, "--max-size", "800", "--json", "--no-settings", "-j", "1")
+    assert run.code == 0, run.err
+    document = run.json()
+    assert document["queries"] == 3 and document["settings"][0]["metrics"]["recall@10"]["value"] == 1.0
+
+
+def test_calls_and_types_need_no_docs_and_are_reported_per_source(cli, codebase):
+    run = cli("eval", codebase / "engine", "--queries", "docs,calls", "--max-size", "500,2000", "--json",
+              "--no-settings", "-q", "-j", "2")
+    assert run.code == 0, run.err
+    document = run.json()
+    assert document["query_source"] == "docs,calls"
+    sources = document["sources"]
+    assert set(sources) == {"docs", "calls"} and sources["calls"]["queries"] > 200
+    assert sources["docs"]["queries"] + sources["calls"]["queries"] == document["queries"]
+    assert [s["index"] for s in sources["calls"]["settings"]] == [0, 1]
+    text = cli("eval", codebase / "engine", "--queries", "calls", "--max-size", "500,2000", "--no-settings",
+               "--no-chart", "-j", "2")
+    assert text.code == 0 and "(calls)" in text.out
+    assert "No queries" in cli("eval", codebase / "samples", "--queries", "calls", "--no-settings", "-q").err
+
+
+def test_recommendation_follows_the_objective_and_saves(cli, codebase, tmp_path):
+    shutil.copytree(codebase / "engine", tmp_path / "code")
+    args = ("eval", tmp_path / "code", "--max-size", "500,2000", "-q", "-j", "2", "--no-chart")
+    top5 = cli(*args, "--json", "--no-settings").json()["recommendation"]
+    assert top5["objective"] == "top5" and top5["measure"] == "recall@5" and top5["index"] == 1
+    assert top5["reason"] and top5["evidence"] and isinstance(top5["tied_with_best"], list)
+    budget = cli(*args, "--json", "--no-settings", "--objective", "budget", "--budget", "1500").json()
+    assert budget["recommendation"]["index"] == 0 and budget["recommendation"]["budget"] == 1500
+    assert budget["budget"] == 1500
+    again = cli(*args, "--json", "--no-settings", "--objective", "budget", "--budget", "1500").json()
+    assert again["recommendation"] == budget["recommendation"]  # deterministic
+    text = cli(*args, "--no-settings")
+    assert "Recommended: #2 (max_size=2000" in text.out and "--objective top5" in text.out
+    saved = cli(*args, "--objective", "budget", "--budget", "1500", "--save")
+    assert saved.code == 0, saved.err
+    assert "max_size = 500" in (tmp_path / "code" / ".chunk-explorer.toml").read_text()
+    assert "Saved #1 (max_size=500)" in saved.err
+
+
+def test_hybrid_retriever_flags(cli, codebase):
+    with _loopback()() as server:
+        run = cli("eval", codebase / "samples", "--retriever", "hybrid", "--embed-url", server.url, "--embed-model",
+                  "m", "--rrf-k", "30", "--no-embed-cache", "--max-size", "400", "--json", "--no-settings", "-j", "1")
+        assert run.code == 0, run.err
+        document = run.json()
+        assert document["retriever"] == "hybrid" and document["settings"][0]["notes"]["embedded"] > 0
+    assert "needs --embed-url" in cli("eval", codebase / "samples", "--retriever", "hybrid", "--no-settings").err
+    assert "above 0" in cli("eval", codebase / "samples", "--rrf-k", "0", "--no-settings").err
+
+
+def test_sweep_saves_the_recommended_setting(cli, codebase, tmp_path):
+    shutil.copytree(codebase / "engine", tmp_path / "code")
+    run = cli("sweep", tmp_path / "code", "--retrieval", "--max-size", "500,2000", "--objective", "budget",
+              "--budget", "1500", "--save", "recommended", "--no-chart", "-j", "2")
+    assert run.code == 0, run.err
+    assert "Recommended: #1 (max_size=500" in run.out
+    assert "max_size = 500" in (tmp_path / "code" / ".chunk-explorer.toml").read_text()
+    document = cli("sweep", tmp_path / "code", "--retrieval", "--max-size", "500,2000", "--json", "-q",
+                   "--no-settings", "-j", "2").json()
+    assert document["retrieval"]["recommendation"]["objective"] == "top5"
+    refused = cli("sweep", tmp_path / "code", "--save", "recommended", "--no-settings")
+    assert refused.code == 2 and "needs --retrieval" in refused.err

@@ -14,12 +14,14 @@ from textual.widgets import Input, Static
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import evaluate
+from explorer.engine.retrieval.recommend import recommend
 from explorer.tui.queries.model import RetrievalRun
 from explorer.tui.queries.screen import QueriesScreen, default_settings
 from explorer.tui.queries.table import QueryTable
 from explorer.tui.sweep.retrieval import RetrievalPanel
 from explorer.tui.sweep.screen import SweepScreen
 from explorer.tui.sweep.whiskers import WHISKER_METRICS
+from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 from explorer.workspace.sources import read_sources
 from explorer.workspace.walk import WalkOptions, plan
 
@@ -123,6 +125,21 @@ async def test_sweep_shows_retrieval_whiskers_and_marks_settings_not_separated(p
         assert queries.query_one(QueryTable).row_count == len(want.queries)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, what="back to the sweep")
+
+        # The panel recommends a setting for the top 5 (the engine's rule, on the same figures);
+        # a uses it and writes it to the settings file.
+        advice = recommend(want, "top5", current=2)
+        assert panel.run.recommendation is not None
+        assert panel.run.recommendation.setting == advice.setting
+        assert advice.reason in " ".join(chart.split()) or advice.reason[:60] in chart
+        head = "Keep your current settings" if advice.keep_current else "Recommended for the top 5"
+        assert head in chart and "a: use and save it" in chart
+        assert not (project / SETTINGS_FILE).exists()
+        await pilot.press("a")
+        await pilot.pause()
+        recommended = want.settings[advice.setting].options.max_size
+        assert app.options.max_size == recommended
+        assert read_settings_file(project / SETTINGS_FILE).options.max_size == recommended
 
 
 def cell_texts(table: QueryTable, row: int) -> list[str]:

@@ -5,13 +5,15 @@
         print(setting.options.max_size, setting.metrics["recall@5"], setting.delta["recall@5"].separated)
 
 Steps: (1) every file is read, parsed once and, with doc queries, its query docs
-found and masked, then re-parsed masked and chunked under every setting, in a
+found and masked (with use queries, its definitions and its calls and type uses
+found: :mod:`.calls`), then re-parsed masked and chunked under every setting, in a
 process pool (:func:`~explorer.engine.batch.chunk_batch_stream`); the query set is
-built once. (2) Per setting, in this process: the chunks' indexed text (what a
-pipeline embeds: ``contextualized_text`` for context modes ``minimal`` and
-``full``, overlap lines included; ``text`` for ``none``) goes to the retriever,
-every query is ranked and scored (:mod:`.relevance`). (3) Means with bootstrap
-intervals and paired differences against the reference setting (:mod:`.metrics`).
+built once (a use is paired with the one definition of its name in another file).
+(2) Per setting, in this process: the chunks' indexed text (what a pipeline embeds:
+``contextualized_text`` for context modes ``minimal`` and ``full``, overlap lines
+included; ``text`` for ``none``) goes to the retriever, every query is ranked (a use
+query without the chunks that hold its own lines) and scored (:mod:`.relevance`). (3) Means with bootstrap
+intervals and paired differences against the reference setting (:mod:`.statistics`).
 
 Everything is a pure function of its inputs (fixed seed): the same files, settings
 and options give the same figures. ``on_progress`` gets :class:`EvalProgress`;
@@ -26,9 +28,8 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
 
 import numpy as np
 
@@ -37,197 +38,29 @@ from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
 from ..text import SourceText
+from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
 from .masking import Edit, MaskedSource, mask
-from .metrics import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate
 from .queries import (
-    DEFAULT_MIN_WORDS, DocQueryDraft, Query, QueryFileError, QuerySpec, check_specs, doc_queries,
-    normalize_path, query_key, unique_texts,
+    DocQueryDraft, Query, QueryFileError, QuerySpec, check_specs, doc_queries, normalize_path, query_key,
+    unique_texts,
 )
 from .ranking import Cancelled, Retriever
-from .relevance import DEFAULT_BUDGET, DEFAULT_THRESHOLD, METRIC_NAMES, RANK_DEPTH, TOP, is_hit, score_query
-
-#: Progress stages.
-CHUNKING, RETRIEVING, SCORING = "chunking", "retrieving", "scoring"
+from .relevance import METRIC_NAMES, RANK_DEPTH, TOP, is_hit, score_query
+from .results import (
+    CHUNKING, RETRIEVING, SCORING, EvalConfig, EvalProgress, EvalResult, QueryOutcome, RetrievedChunk,
+    SettingEval,
+)
+from .statistics import Bootstrap
+#: The built-in query sources: the code's docs, calls of its functions, uses of its types.
+QUERY_SOURCES: tuple[str, ...] = ("docs", *USE_SOURCES)
+#: A use's query: its line and the lines before it, this many in all.
+USE_CONTEXT_LINES = 5
 #: Fewer queries than this: the intervals are wide; say so.
 MIN_QUERIES = 300
 #: Queries are ranked at least this deep, so a miss still has a rank to show.
 MIN_DEPTH = 50
 #: The ranking never goes deeper than this for the budget.
 MAX_DEPTH = 256
-
-
-@dataclass(frozen=True, slots=True)
-class EvalConfig:
-    """How queries are made and scored."""
-
-    budget: int = DEFAULT_BUDGET
-    hit_threshold: float = DEFAULT_THRESHOLD
-    min_doc_words: int = DEFAULT_MIN_WORDS
-    resamples: int = DEFAULT_RESAMPLES
-    seed: int = DEFAULT_SEED
-
-    def __post_init__(self) -> None:
-        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
-            raise ValueError(f"budget must be a whole number >= 1, not {self.budget!r}")
-        if not 0 < self.hit_threshold <= 1:
-            raise ValueError(f"hit threshold must be above 0 and at most 1, not {self.hit_threshold!r}")
-        if self.min_doc_words < 1 or self.resamples < 1:
-            raise ValueError("min_doc_words and resamples must be >= 1")
-
-
-@dataclass(frozen=True, slots=True)
-class EvalProgress:
-    """``stage`` is :data:`CHUNKING` (``done``/``total`` files, ``path`` the last one),
-    :data:`RETRIEVING` (per ``setting``: units of the retriever's work, e.g. chunks
-    embedded) or :data:`SCORING` (per ``setting``: queries scored)."""
-
-    stage: str
-    done: int
-    total: int | None
-    setting: int | None = None
-    path: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RetrievedChunk:
-    """One of a query's top chunks, in the *original* file's coordinates (bytes end
-    exclusive, lines 0-based inclusive); ``overlap``: nws shared with the target."""
-
-    rank: int
-    path: str
-    start: int
-    end: int
-    line_start: int
-    line_end: int
-    nws: int
-    overlap: int
-    hit: bool
-
-
-@dataclass(frozen=True, slots=True)
-class QueryOutcome:
-    """A query under one setting: the rank of its first hit (1-based; ``None`` when no
-    hit is within the ranking's depth, ``SettingEval.depth``, at least 50), its top 5
-    chunks, and whether one chunk holds the whole target (``whole``: False when the
-    setting cut the definition)."""
-
-    rank: int | None
-    top: tuple[RetrievedChunk, ...]
-    whole: bool = True
-
-
-@dataclass(slots=True)
-class SettingEval:
-    """One setting's results. ``metrics``: mean and interval per measure;
-    ``delta``: paired difference against the reference (zeros for the reference);
-    ``per_query``: each measure per query (in ``EvalResult.queries`` order);
-    ``outcomes``: ranks and top chunks per query."""
-
-    index: int
-    options: ChunkOptions
-    chunks: int
-    metrics: dict[str, Estimate]
-    delta: dict[str, Estimate]
-    per_query: dict[str, np.ndarray]
-    outcomes: list[QueryOutcome]
-    depth: int = RANK_DEPTH
-    notes: dict[str, int] = field(default_factory=dict)
-    seconds: dict[str, float] = field(default_factory=dict)
-
-    def label(self, varied: Sequence[str]) -> str:
-        return " ".join(f"{name}={getattr(self.options, name)}" for name in varied) or f"setting {self.index + 1}"
-
-    def to_dict(self) -> dict[str, Any]:
-        options = self.options
-        return {
-            "index": self.index,
-            "max_size": options.max_size,
-            "size_unit": options.size_unit,
-            "strategy": options.strategy,
-            "context_mode": options.context_mode,
-            "overlap_lines": options.overlap_lines,
-            "options": options.to_dict(),
-            "chunks": self.chunks,
-            "metrics": {name: estimate.to_dict() for name, estimate in self.metrics.items()},
-            "delta": {name: {**estimate.to_dict(), "separated": estimate.separated}
-                      for name, estimate in self.delta.items()},
-            "notes": dict(self.notes),
-            "seconds": {name: round(value, 3) for name, value in self.seconds.items()},
-        }
-
-
-@dataclass(slots=True)
-class EvalResult:
-    queries: list[Query]
-    settings: list[SettingEval]
-    reference: int
-    config: EvalConfig
-    retriever: str
-    query_source: str
-    files: int = 0
-    bytes: int = 0
-    masked_docs: int = 0
-    dropped_duplicates: int = 0
-    failed: list[tuple[str, str]] = field(default_factory=list)  # (path, message)
-    not_text: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    chunk_seconds: float = 0.0  # wall time of the chunking step
-    jobs: int = 1
-    complete: bool = True
-
-    @property
-    def varied(self) -> list[str]:
-        options = [s.options for s in self.settings]
-        if len(options) < 2:
-            return ["max_size"]
-        return [f.name for f in fields(ChunkOptions) if len({getattr(o, f.name) for o in options}) > 1]
-
-    def best(self, metric: str) -> int | None:
-        """The index (in ``settings``) of the best setting on a measure (the first on a tie)."""
-        if not self.settings:
-            return None
-        return max(range(len(self.settings)), key=lambda i: (self.settings[i].metrics[metric].value, -i))
-
-    def cut_comparisons(self) -> list[SubsetComparison]:
-        """For each ``ast`` setting with a ``lines`` twin: ast against lines on the
-        queries whose definition ``lines`` cuts and ``ast`` keeps whole."""
-        out = []
-        for ast, lines in strategy_pairs(self):
-            queries = cut_by(self, lines, ast)
-            if queries:
-                out.append(compare_on(self, queries, ast, lines))
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "queries": len(self.queries),
-            "query_source": self.query_source,
-            "retriever": self.retriever,
-            "budget": self.config.budget,
-            "hit_threshold": self.config.hit_threshold,
-            "confidence": CONFIDENCE,
-            "resamples": self.config.resamples,
-            "seed": self.config.seed,
-            "reference": self.reference,
-            "varied": self.varied,
-            "settings": [s.to_dict() for s in self.settings],
-            "best": {name: self.best(name) for name in METRIC_NAMES} if self.settings else {},
-            "cut_by_lines": [c.to_dict() for c in self.cut_comparisons()],
-            "warnings": list(self.warnings),
-            "run": {
-                "files": self.files,
-                "bytes": self.bytes,
-                "masked_docs": self.masked_docs,
-                "dropped_duplicate_queries": self.dropped_duplicates,
-                "not_text": len(self.not_text),
-                "failed": [{"path": p, "message": m} for p, m in self.failed],
-                "seconds": round(self.seconds, 3),
-                "chunk_seconds": round(self.chunk_seconds, 3),
-                "jobs": self.jobs,
-                "complete": self.complete,
-            },
-        }
 
 
 # -- step 1: in the worker processes ------------------------------------------------------
@@ -240,6 +73,9 @@ class FileChunks:
     edits: list[tuple[int, int, bytes]]
     spans: list[list[tuple[int, int, int]]]  # per setting: (start, end, nws)
     texts: list[list[str]]  # per setting
+    sizes: list[list[int]] = field(default_factory=list)  # per setting: each chunk's size in its unit
+    definitions: list[Definition] = field(default_factory=list)  # what uses in other files can target
+    uses: list[Use] = field(default_factory=list)  # calls and type names (original bytes)
 
 
 def indexed_text(chunk: Chunk, options: ChunkOptions) -> str:
@@ -250,24 +86,35 @@ def indexed_text(chunk: Chunk, options: ChunkOptions) -> str:
 def chunk_for_eval(
     settings: tuple[ChunkOptions, ...], docs: bool, min_words: int,
     parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions, seconds: dict[str, float],
+    *, uses: bool = False,
 ) -> FileChunks:
-    """Batch analyzer (runs in a worker): find and mask the doc queries, then chunk
-    the masked file under every setting."""
+    """Batch analyzer (runs in a worker): find and mask the doc queries (and with
+    ``uses`` find the definitions and the calls and type uses), then chunk the masked
+    file under every setting."""
     from ..api import chunk_parsed, parse
     from ..parse import parse_source
     from ..structure import extract_structure
 
     drafts: list[DocQueryDraft] = []
     edits: list[Edit] = []
-    if docs and parsed.tree is not None:
-        drafts, edits = doc_queries(extract_structure(parsed), min_words=min_words)
+    found_definitions: list[Definition] = []
+    found_uses: list[Use] = []
+    if (docs or uses) and parsed.tree is not None:
+        structure = extract_structure(parsed)
+        if docs:
+            drafts, edits = doc_queries(structure, min_words=min_words)
+        if uses:
+            found_definitions = definitions(structure)
+            if found_definitions or structure.level == "full":
+                found_uses = find_uses(parsed.tree.root_node, structure, import_aliases(structure))
     tree = parsed
     if edits:
         masked = mask(parsed.source.data, edits)
         tree = parse(parsed.path, masked.masked, replace(options, language=parsed.language))
         edits = list(masked.edits)
     trees: dict[str | None, ParsedFile] = {None: tree, tree.language: tree}
-    result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [])
+    result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [], [], found_definitions,
+                        found_uses)
     for setting in settings:
         source = trees.get(setting.language)
         if source is None:
@@ -277,6 +124,7 @@ def chunk_for_eval(
         made = chunk_parsed(source, setting)
         result.spans.append([(c.byte_range.start, c.byte_range.end, c.nws) for c in made])
         result.texts.append([indexed_text(c, setting) for c in made])
+        result.sizes.append([c.size for c in made])
     return result
 
 
@@ -306,12 +154,17 @@ class CorpusFile:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A query's target in its file's masked bytes."""
+    """A query's target in its file's masked bytes; for a query made from the code
+    (a use), where that code is (``own_file`` -1: nowhere), so its chunks can be left
+    out of the query's ranking."""
 
     file: int
     start: int
     end: int
     nws: int
+    own_file: int = -1
+    own_start: int = 0
+    own_end: int = 0
 
 
 @dataclass(slots=True)
@@ -347,21 +200,23 @@ def prepare(
     """Step 1: chunk every file under every setting (in parallel) and build the queries.
 
     ``files``: ``(path, content)`` pairs (paths as the query file names them);
-    ``queries``: ``"docs"`` or parsed query-file lines. Raises ValueError for no
-    settings, and :class:`QueryFileError` for query-file lines that name unknown files
-    or lines."""
+    ``queries``: built-in sources (:data:`QUERY_SOURCES`, comma-separated: ``"docs"``,
+    ``"docs,calls,types"``) or parsed query-file lines. Raises ValueError for no
+    settings or an unknown source, and :class:`QueryFileError` for query-file lines that
+    name unknown files or lines."""
     config = config or EvalConfig()
     resolved = tuple(dict.fromkeys(settings))
     if not resolved:
         raise ValueError("an evaluation needs at least one setting")
-    docs = isinstance(queries, str)
-    if docs and queries != "docs":
-        raise ValueError(f"queries must be 'docs' or query-file lines, not {queries!r}")
+    wanted_sources = parse_sources(queries) if isinstance(queries, str) else ()
+    docs = "docs" in wanted_sources
+    uses = any(name in USE_SOURCES for name in wanted_sources)
     jobs = default_jobs() if jobs is None else int(jobs)
     started = time.perf_counter()
     names = [normalize_path(path) for path, _ in files]
     contents = {name: data for name, (_, data) in zip(names, files)}
-    prepared = Prepared(resolved, [], [], [], "docs" if docs else (query_source or "file"), jobs=jobs)
+    source_name = ",".join(wanted_sources) if wanted_sources else (query_source or "file")
+    prepared = Prepared(resolved, [], [], [], source_name, jobs=jobs)
     specs: list[QuerySpec] = [] if isinstance(queries, str) else list(queries)
     if specs:  # a bad query file fails before any work
         wanted = {spec.path for spec in specs if spec.path in contents}
@@ -369,7 +224,7 @@ def prepare(
     # The batch's own chunking is thrown away: one chunk per file keeps it cheap.
     batch_options = ChunkOptions.build(resolved[0], max_size=1 << 30, strategy="ast", context_mode="none",
                                        overlap_lines=0)
-    analyzer = partial(chunk_for_eval, resolved, docs, config.min_doc_words)
+    analyzer = partial(chunk_for_eval, resolved, docs, config.min_doc_words, uses=uses)
     batch = [BatchFile(code=data, name=name) for name, data in zip(names, (d for _, d in files))]
 
     def progress(done: int, total: int | None, result: BatchResult) -> None:
@@ -390,7 +245,9 @@ def prepare(
             close()
     if docs:
         _doc_queries(prepared)
-    else:
+    if uses:
+        _use_queries(prepared, [name for name in wanted_sources if name in USE_SOURCES])
+    if not wanted_sources:
         _file_queries(prepared, specs)
     prepared.seconds = time.perf_counter() - started
     return prepared
@@ -421,6 +278,54 @@ def _doc_queries(prepared: Prepared) -> None:
         _add_query(prepared, i, draft.start, draft.end, draft.text, draft.name, draft.kind, "docs")
 
 
+def parse_sources(text: str) -> tuple[str, ...]:
+    """The built-in sources named in ``text`` (comma-separated), in :data:`QUERY_SOURCES`
+    order. Raises ValueError for an unknown name or none."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [name for name in names if name not in QUERY_SOURCES]
+    if unknown or not names:
+        raise ValueError(f"query sources are {', '.join(QUERY_SOURCES)} (comma-separated), not {text!r}")
+    return tuple(name for name in QUERY_SOURCES if name in names)
+
+
+def _use_queries(prepared: Prepared, sources: list[str]) -> None:
+    """Queries from uses (see :mod:`.calls`): the lines up to a use in one file are the
+    query, the used definition in another file the target. A name defined more than
+    once in the corpus (an overload, two classes' ``get``) is skipped: its target would be
+    a guess. One query per source, file, scope and name: the first use."""
+    by_name: dict[str, list[tuple[int, Definition]]] = {}
+    for i, corpus_file in enumerate(prepared.files):
+        for definition in corpus_file.chunks.definitions:
+            by_name.setdefault(definition.name, []).append((i, definition))
+    seen: set[tuple[str, int, int, str]] = set()
+    for i, corpus_file in enumerate(prepared.files):
+        for use in corpus_file.chunks.uses:
+            targets = by_name.get(use.name)
+            if use.source not in sources or targets is None or len(targets) != 1:
+                continue
+            file, definition = targets[0]
+            key = (use.source, i, use.scope, use.name)
+            if file == i or definition.kind not in USE_SOURCES[use.source] or key in seen:
+                continue
+            seen.add(key)
+            text = corpus_file.original_text
+            line = text.line_of(use.start)
+            own_start, own_end = text.line_start(max(0, line - USE_CONTEXT_LINES + 1)), text.line_end(line)
+            query = text.slice(own_start, own_end).strip()
+            masked = corpus_file.masked
+            _add_query(prepared, file, definition.start, definition.end, query, definition.name, definition.kind,
+                       use.source, own=(i, masked.to_masked(own_start), masked.to_masked(own_end)))
+
+
+def with_query_texts(prepared: Prepared, texts: Sequence[str]) -> Prepared:
+    """The same files, targets and left-out lines asked with other words (one text per
+    query, in order): the positive and negative controls of a query source (a line of
+    the target must be found, random words must not)."""
+    if len(texts) != len(prepared.queries):
+        raise ValueError(f"expected {len(prepared.queries)} query texts, got {len(texts)}")
+    return replace(prepared, queries=[replace(q, text=t) for q, t in zip(prepared.queries, texts)])
+
+
 def _check_specs(specs: list[QuerySpec], line_counts: dict[str, int]) -> None:
     problems = check_specs(specs, line_counts)
     if problems:
@@ -440,7 +345,7 @@ def _file_queries(prepared: Prepared, specs: list[QuerySpec]) -> None:
 
 
 def _add_query(prepared: Prepared, file: int, start: int, end: int, text: str, name: str | None,
-               kind: str | None, origin: str) -> None:
+               kind: str | None, origin: str, own: tuple[int, int, int] | None = None) -> None:
     corpus_file = prepared.files[file]
     masked_start, masked_end = corpus_file.masked.to_masked(start), corpus_file.masked.to_masked(end)
     nws = corpus_file.masked_text.nws(masked_start, masked_end)
@@ -448,7 +353,7 @@ def _add_query(prepared: Prepared, file: int, start: int, end: int, text: str, n
         return  # nothing to find (a blank span)
     first, last = corpus_file.original_text.line_range(start, end)
     prepared.queries.append(Query(text, corpus_file.path, start, end, first, last, name, kind, origin))
-    prepared.targets.append(Target(file, masked_start, masked_end, nws))
+    prepared.targets.append(Target(file, masked_start, masked_end, nws, *(own or ())))
 
 
 # -- step 2: one setting -------------------------------------------------------------------
@@ -469,20 +374,32 @@ def run_setting(
     owner: list[int] = []  # chunk -> file
     spans: list[tuple[int, int, int]] = []
     first_chunk: list[int] = []  # file -> its first chunk id
+    by_unit = config.budget_unit != "nws"
+    if by_unit and prepared.settings[index].size_unit != config.budget_unit:
+        raise ValueError(f"a budget in {config.budget_unit} needs settings sized in {config.budget_unit}")
+    costs: list[int] = []  # chunk -> what it spends of the budget
     for file_index, corpus_file in enumerate(prepared.files):
         first_chunk.append(len(texts))
         texts.extend(corpus_file.chunks.texts[index])
         file_spans = corpus_file.chunks.spans[index]
         spans.extend(file_spans)
         owner.extend([file_index] * len(file_spans))
-    depth = _depth([nws for _, _, nws in spans], config.budget)
+        costs.extend(corpus_file.chunks.sizes[index] if by_unit else (nws for _, _, nws in file_spans))
+    depth = _depth(costs, config.budget)
+    # A query made from the code: the chunks holding that code are left out of its ranking
+    # (they would be found for the query's own words); rank deeper by as many as it can lose.
+    own: list[list[int]] = [
+        _overlapping(prepared.files[t.own_file].chunks.spans[index], first_chunk[t.own_file], t.own_start, t.own_end)
+        if t.own_file >= 0 else [] for t in prepared.targets
+    ]
+    extra = max((len(o) for o in own), default=0)
 
     def step(done: int, total: int) -> None:
         if on_progress is not None:
             on_progress(EvalProgress(RETRIEVING, done, total, setting=index))
 
-    ranking = retriever.search(texts, [q.text for q in prepared.queries], depth, on_progress=step,
-                               should_stop=should_stop)
+    ranking = retriever.search(texts, [q.text for q in prepared.queries], min(depth + extra, len(texts)) or depth,
+                               on_progress=step, should_stop=should_stop)
     retrieved = time.perf_counter()
     per_query = {name: np.zeros(len(prepared.queries)) for name in METRIC_NAMES}
     outcomes: list[QueryOutcome] = []
@@ -492,8 +409,12 @@ def run_setting(
         overlaps = _overlaps(corpus_file, corpus_file.chunks.spans[index], first_chunk[target.file], target)
         relevant = sum(1 for c, o in overlaps.items() if is_hit(o, target.nws, spans[c][2], threshold))
         ranked_ids = [int(c) for c in ranking.ids[q] if c >= 0]
+        if own[q]:
+            left_out = set(own[q])
+            ranked_ids = [c for c in ranked_ids if c not in left_out][:depth]
         ranked = [(spans[c][2], overlaps.get(c, 0)) for c in ranked_ids]
-        rank, values = score_query(ranked, target.nws, relevant, threshold=threshold, budget=config.budget)
+        rank, values = score_query(ranked, target.nws, relevant, threshold=threshold, budget=config.budget,
+                                   costs=[costs[c] for c in ranked_ids] if by_unit else None)
         for name, value in values.items():
             per_query[name][q] = value
         top = tuple(
@@ -518,19 +439,27 @@ def _depth(sizes: list[int], budget: int) -> int:
     return min(max(MIN_DEPTH, needed), MAX_DEPTH, len(sizes))
 
 
+def _overlapping(spans: list[tuple[int, int, int]], first: int, start: int, end: int) -> list[int]:
+    """Ids of a file's chunks (sorted, disjoint ``spans``; ids from ``first``) that
+    overlap the byte range [start, end)."""
+    found = []
+    at = max(0, bisect_left(spans, (start,)) - 1)
+    while at < len(spans) and spans[at][0] < end:
+        if spans[at][1] > start:
+            found.append(first + at)
+        at += 1
+    return found
+
+
 def _overlaps(corpus_file: CorpusFile, spans: list[tuple[int, int, int]], first: int, target: Target) -> dict[int, int]:
     """Chunk id -> nws shared with the target, for the chunks of its file that overlap it."""
     nws = corpus_file.masked_text.sizer("nws")
     found: dict[int, int] = {}
-    at = bisect_left(spans, (target.start,))
-    at = max(0, at - 1)
-    while at < len(spans) and spans[at][0] < target.end:
-        start, end, _ = spans[at]
-        if end > target.start:
-            shared = nws(max(start, target.start), min(end, target.end))
-            if shared:
-                found[first + at] = shared
-        at += 1
+    for chunk in _overlapping(spans, first, target.start, target.end):
+        start, end, _ = spans[chunk - first]
+        shared = nws(max(start, target.start), min(end, target.end))
+        if shared:
+            found[chunk] = shared
     return found
 
 
@@ -542,50 +471,6 @@ def _retrieved(corpus_file: CorpusFile, span: tuple[int, int, int], rank: int, o
     first, last = corpus_file.original_text.line_range(original_start, original_end)
     return RetrievedChunk(rank, corpus_file.path, original_start, original_end, first, last, nws, overlap,
                           is_hit(overlap, target_nws, nws, threshold))
-
-
-# -- on a subset of the queries -----------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class SubsetComparison:
-    """``setting`` against ``reference`` (positions in ``EvalResult.settings``) on some
-    queries only: the paired differences, with intervals over those queries."""
-
-    setting: int
-    reference: int
-    queries: list[int]
-    delta: dict[str, Estimate]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"setting": self.setting, "reference": self.reference, "queries": len(self.queries),
-                "delta": {name: {**e.to_dict(), "separated": e.separated} for name, e in self.delta.items()}}
-
-
-def compare_on(result: EvalResult, queries: Sequence[int], setting: int, reference: int) -> SubsetComparison:
-    """Paired differences of ``setting`` against ``reference`` on the given queries
-    (indices into ``result.queries``), bootstrapped with the run's seed."""
-    chosen = np.asarray(list(queries), dtype=np.int64)
-    bootstrap = Bootstrap(len(chosen), resamples=result.config.resamples, seed=result.config.seed)
-    ours, theirs = result.settings[setting].per_query, result.settings[reference].per_query
-    delta = {name: bootstrap.paired(ours[name][chosen], theirs[name][chosen]) for name in ours}
-    return SubsetComparison(setting, reference, [int(q) for q in chosen], delta)
-
-
-def cut_by(result: EvalResult, cutting: int, keeping: int) -> list[int]:
-    """The queries whose target setting ``keeping`` holds in one chunk and setting
-    ``cutting`` splits (positions in ``result.settings``): where the two strategies differ."""
-    kept, cut = result.settings[keeping].outcomes, result.settings[cutting].outcomes
-    return [q for q in range(len(result.queries)) if kept[q].whole and not cut[q].whole]
-
-
-def strategy_pairs(result: EvalResult) -> list[tuple[int, int]]:
-    """``(ast, lines)`` positions of settings that differ only in their strategy."""
-    pairs = []
-    for i, a in enumerate(result.settings):
-        for j, b in enumerate(result.settings):
-            if a.options.strategy == "ast" and b.options.strategy == "lines" \
-                    and replace(b.options, strategy="ast") == a.options:
-                pairs.append((i, j))
-    return pairs
 
 
 # -- the whole evaluation ------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """The retrieval evaluation as the explorer runs and shows it (no Textual imports).
 
-:func:`evaluate_directory` reads the explored directory with the walker's rules and
-runs the engine's evaluation (:mod:`explorer.engine.retrieval`) over a grid of
-settings. Besides the engine's :class:`EvalResult` it keeps what the queries view
+:func:`evaluate_directory` runs the workspace's evaluation
+(:func:`explorer.workspace.evaluate.evaluate_paths`) over the explored directory and a
+grid of settings. Besides the engine's :class:`EvalResult` it keeps what the queries view
 draws: for every setting, the chunks of each file that holds a query target (in
 the original file's bytes) and how many of them the target was cut into, and the
 target files' bytes. Everything else the engine built is dropped.
@@ -19,11 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from explorer.engine.options import ChunkOptions
-from explorer.engine.retrieval import (
-    CHUNKING, EvalConfig, EvalProgress, EvalResult, SettingEval, evaluate_prepared, prepare,
-)
-from explorer.engine.retrieval.bm25 import BM25Retriever
-from explorer.workspace.sources import read_sources
+from explorer.engine.retrieval import CHUNKING, EvalConfig, EvalProgress, EvalResult, SettingEval
+from explorer.engine.retrieval.recommend import Recommendation, recommend
+from explorer.workspace.evaluate import evaluate_paths
 from explorer.workspace.walk import WalkOptions, plan
 
 #: Share of the progress bar given to chunking; the settings share the rest.
@@ -47,10 +45,12 @@ class RetrievalRun:
     ``pieces[s][q]``: how many chunks of setting ``s`` (index in
     ``result.settings``) overlap query ``q``'s target; ``chunks[s][path]``: the
     chunks of a target file under setting ``s`` as original-file byte ranges;
-    ``sources[path]``: a target file's bytes."""
+    ``sources[path]``: a target file's bytes; ``recommendation``: the setting to use
+    for the top 5 (None: no queries)."""
 
     root: str
     result: EvalResult
+    recommendation: Recommendation | None = None
     pieces: list[list[int]] = field(default_factory=list)
     chunks: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
     sources: dict[str, bytes] = field(default_factory=dict)
@@ -70,23 +70,24 @@ def evaluate_directory(
     settings: Sequence[ChunkOptions],
     *,
     reference: int = 0,
+    current: int | None = None,
     walk: WalkOptions | None = None,
     jobs: int | None = None,
     config: EvalConfig | None = None,
     on_progress: Callable[[RunProgress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
 ) -> RetrievalRun | None:
-    """Evaluate ``settings`` on the files under ``root`` with BM25 and doc queries.
+    """Evaluate ``settings`` on the files under ``root`` with BM25 and doc queries, and
+    recommend one for the top 5 (``current``: the index of the settings in use, if
+    listed, which the advice keeps when no setting is better beyond the noise).
     None when stopped (``should_stop`` is polled between files, settings and steps)."""
     walk = walk or WalkOptions()
     settings = list(dict.fromkeys(settings))
     if not settings:
         raise ValueError("nothing to evaluate: no settings")
     files_plan = plan([root], walk, root=root)
-    sources, _ = read_sources(files_plan, walk.max_file_size)
     if should_stop():
         return None
-    config = config or EvalConfig()
     finished = 0
 
     def report(fraction: float, text: str) -> None:
@@ -95,7 +96,7 @@ def evaluate_directory(
 
     def progressed(event: EvalProgress) -> None:
         if event.stage == CHUNKING:
-            total = event.total or len(sources) or 1
+            total = event.total or len(files_plan.files) or 1
             report(CHUNKING_SHARE * event.done / total, f"chunking {event.done:,}/{total:,} files")
         else:
             share = (1 - CHUNKING_SHARE) / len(settings)
@@ -109,15 +110,14 @@ def evaluate_directory(
         report(CHUNKING_SHARE + (1 - CHUNKING_SHARE) * finished / len(settings),
                f"{finished}/{len(settings)} settings scored")
 
-    report(0.0, f"reading {len(sources):,} files")
-    prepared = prepare(sources, settings, config=config, jobs=jobs, on_progress=progressed, should_stop=should_stop)
-    if not prepared.complete or should_stop():
+    report(0.0, f"reading {len(files_plan.files):,} files")
+    evaluation = evaluate_paths(files_plan, settings, walk=walk, config=config, reference=reference, jobs=jobs,
+                                on_progress=progressed, on_setting=setting_done, should_stop=should_stop,
+                                keep_prepared=True)
+    result, prepared = evaluation.result, evaluation.prepared
+    if not result.complete or prepared is None or should_stop():
         return None
-    result = evaluate_prepared(prepared, BM25Retriever(), config=config, reference=reference,
-                               on_progress=progressed, on_setting=setting_done, should_stop=should_stop)
-    if not result.complete:
-        return None
-    run = RetrievalRun(root, result)
+    run = RetrievalRun(root, result, recommend(result, "top5", result.position(current)))
     target_files = sorted({target.file for target in prepared.targets})
     for setting in result.settings:
         index = setting.index  # the setting's position in prepared.settings

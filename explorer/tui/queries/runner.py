@@ -32,17 +32,18 @@ def start_evaluation(
     generation: int,
     *,
     reference: int = 0,
+    current: int | None = None,
     walk: WalkOptions | None = None,
     jobs: int | None = None,
 ) -> Worker[None]:
     """Evaluate ``settings`` on ``root`` in a worker of ``owner``, which gets the messages."""
-    job = partial(_evaluate, owner, root, list(settings), generation, reference, walk, jobs)
+    job = partial(_evaluate, owner, root, list(settings), generation, reference, current, walk, jobs)
     return owner.run_worker(job, name="retrieval", group=GROUP, exclusive=True, thread=True, exit_on_error=False,
                             description="evaluate retrieval over the explored directory")
 
 
 def _evaluate(owner: DOMNode, root: str, settings: list[ChunkOptions], generation: int, reference: int,
-              walk: WalkOptions | None, jobs: int | None) -> None:
+              current: int | None, walk: WalkOptions | None, jobs: int | None) -> None:
     worker = get_current_worker()
 
     def stopped() -> bool:
@@ -53,7 +54,8 @@ def _evaluate(owner: DOMNode, root: str, settings: list[ChunkOptions], generatio
 
     try:
         run = evaluate_directory(
-            root, settings, reference=reference, walk=walk, jobs=jobs, should_stop=stopped, on_progress=progressed,
+            root, settings, reference=reference, current=current, walk=walk, jobs=jobs, should_stop=stopped,
+            on_progress=progressed,
         )
     except Exception as error:  # an unreadable tree, a vanished directory: say so
         if not stopped():

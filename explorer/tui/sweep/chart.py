@@ -9,24 +9,19 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.display import bar, format_num, format_pct, human_bytes
+from explorer.display import SWEEP_COLUMNS, bar, format_pct, human_bytes
 from explorer.engine.sweep import SettingResult, SweepResult
 
-#: Headers of the table columns (the cells are right-aligned).
-TABLE_COLUMNS = ("#", "max size", "chunks", "median", "p95", "tiny%", "over%", "split defs", "doc split%", "index")
+#: Headers of the table columns (the cells are right-aligned): the CLI's sweep table, with
+#: the max size as the one varied field (named in full: the sizes have a ``max`` column too).
+TABLE_COLUMNS = ("#", "max size", *(column.header for column in SWEEP_COLUMNS))
 
 BAR_WIDTH = 22
 
 
 def table_cells(setting: SettingResult, marker: str = "") -> list[Text]:
-    g = setting.summary.overall
-    sizes = g.size_stats()
-    cells = [
-        f"{setting.index + 1}{marker}", f"{setting.options.max_size:,}", f"{g.chunks:,}", format_num(sizes["median"]),
-        format_num(sizes["p95"]), format_pct(g.tiny_pct), format_pct(g.over_pct),
-        f"{setting.split_definitions:,} ({format_pct(g.split_any_pct)}%)", format_pct(g.doc_split_pct),
-        human_bytes(setting.index_bytes),
-    ]
+    cells = [f"{setting.index + 1}{marker}", f"{setting.options.max_size:,}",
+             *(column.cell(setting) for column in SWEEP_COLUMNS)]
     return [Text(cell, justify="right") for cell in cells]
 
 

@@ -58,19 +58,29 @@ class RetrievalPanel(Vertical):
     def on_mount(self) -> None:
         self.border_title = "Retrieval (v: queries view)"
 
+    @property
+    def recommended(self) -> ChunkOptions | None:
+        """The recommended setting of the last finished evaluation (None: none yet)."""
+        if self.run is None or self.run.recommendation is None:
+            return None
+        return self.run.settings[self.run.recommendation.setting].options
+
     def evaluate(self, root: str, settings: Sequence[ChunkOptions], *, reference: int = 0,
-                 walk: WalkOptions | None = None, jobs: int | None = None) -> None:
-        """Start evaluating ``settings`` (a running evaluation is cancelled)."""
+                 current: int | None = None, walk: WalkOptions | None = None, jobs: int | None = None) -> None:
+        """Start evaluating ``settings`` (a running evaluation is cancelled); ``current``:
+        the index of the settings in use, if listed."""
         self.generation += 1
         progress = self.query_one(ProgressBar)
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
         self._chart(Text(f"Evaluating retrieval of {len(settings)} settings …", style=NOTE))
-        start_evaluation(self, root, settings, self.generation, reference=reference, walk=walk, jobs=jobs)
+        start_evaluation(self, root, settings, self.generation, reference=reference, current=current, walk=walk,
+                         jobs=jobs)
 
     def reset(self) -> None:
         """A new sweep started: stop the evaluation of the old settings, wait for the new ones."""
         self.generation += 1
+        self.run = None
         self.app.workers.cancel_node(self)
         self.query_one(ProgressBar).add_class("-idle")
         self._chart(Text("Retrieval is evaluated once the sweep has measured the settings.", style=NOTE))
@@ -92,7 +102,7 @@ class RetrievalPanel(Vertical):
             return
         self.run = message.run
         self.query_one(ProgressBar).add_class("-idle")
-        self._chart(whisker_chart(message.run.result))
+        self._chart(whisker_chart(message.run.result, message.run.recommendation))
 
     @on(RetrievalFailed)
     def _failed(self, message: RetrievalFailed) -> None:

@@ -3,7 +3,8 @@
 The sweep itself is :func:`explorer.engine.sweep.sweep` (the engine behind
 ``chunk-explorer sweep``), run in a thread worker; it reports progress per file.
 Enter applies the highlighted setting to the explorer, ``s`` also writes it to the
-project's settings file: the screen posts ``SettingChosen`` and the app does both.
+project's settings file: the screen posts ``SettingChosen`` and the app does both;
+``a`` does the same with the setting the retrieval panel recommends.
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ class SweepScreen(Screen):
         Binding("enter", "apply", "Use", id="sweep.apply", tooltip="Use the highlighted setting in the explorer"),
         Binding("s", "save", "Save", id="sweep.save",
                 tooltip="Use the highlighted setting and write it to the project's settings file"),
+        Binding("a", "save_recommended", "Save advice", id="sweep.save_recommended",
+                tooltip="Use the setting the retrieval evaluation recommends and write it to the settings file"),
         Binding("v", "queries", "Queries", id="sweep.queries",
                 tooltip="The retrieval evaluation query by query (the target's rank under each setting)"),
         Binding("escape", "leave", "Explorer", id="sweep.leave", tooltip="Back to the explorer"),
@@ -250,9 +253,17 @@ class SweepScreen(Screen):
         settings = [setting.options for setting in result.settings]
         if not settings:
             return
-        reference = settings.index(self.options) if self.options in settings else 0
-        self.query_one(RetrievalPanel).evaluate(self.root, settings, reference=reference,
+        current = settings.index(self.options) if self.options in settings else None
+        self.query_one(RetrievalPanel).evaluate(self.root, settings, reference=current or 0, current=current,
                                                 walk=explorer_state(self).walk_options, jobs=self.jobs)
+
+    def action_save_recommended(self) -> None:
+        options = self.query_one(RetrievalPanel).recommended
+        if options is None:
+            self.notify("No recommendation yet: the retrieval evaluation has not finished or found no queries",
+                        severity="warning", markup=False)
+            return
+        self.post_message(SettingChosen(options, save=True))
 
     def action_queries(self) -> None:
         from ..queries.screen import QueriesScreen

@@ -15,10 +15,11 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.engine.retrieval import Estimate, EvalResult, SettingEval
+from explorer.engine.retrieval import HEADLINE_METRICS, Estimate, EvalResult, SettingEval
+from explorer.engine.retrieval.recommend import Recommendation
 
-#: The measures shown, in order.
-WHISKER_METRICS = ("recall@5", "recall@budget", "mrr@10", "ndcg@10")
+#: The measures shown: as many of the headline measures as the panel has room for.
+WHISKER_METRICS = HEADLINE_METRICS[:4]
 TRACK_WIDTH = 15
 
 REFERENCE_MARK, BETTER_MARK, WORSE_MARK, NOT_SEPARATED_MARK = "ref", "▲", "▼", "≈"
@@ -76,8 +77,8 @@ NO_QUERIES = ("No queries: no function, method or class here has a doc of 8 word
               "nothing to retrieve (chunk-explorer eval --queries FILE.jsonl takes your own).")
 
 
-def whisker_chart(result: EvalResult) -> Group:
-    """One row per setting, one whisker per measure, and a legend."""
+def whisker_chart(result: EvalResult, recommendation: Recommendation | None = None) -> Group:
+    """One row per setting, one whisker per measure, a legend, and the recommended setting."""
     if not result.queries:
         return Group(Text(NO_QUERIES, style=NOTE))
     low, high = scale_of(result)
@@ -105,4 +106,10 @@ def whisker_chart(result: EvalResult) -> Group:
              f"excludes 0) · ≈ not separated from it (the interval includes 0)", style=NOTE),
     ]
     notes += [Text(f"Warning: {warning}", style=Style(color="#ffd670")) for warning in result.warnings]
+    if recommendation is not None:
+        chosen = result.settings[recommendation.setting]
+        head = ("Keep your current settings" if recommendation.keep_current
+                else f"Recommended for the top 5: setting {chosen.index + 1} ({setting_label(result, chosen)})")
+        advice = Text(f"{head} · a: use and save it", style=BETTER)
+        notes += [Text(""), advice, Text(recommendation.reason, style=NOTE)]
     return Group(table, Text(""), *notes)

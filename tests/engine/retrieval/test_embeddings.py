@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from explorer.engine.options import ChunkOptions
@@ -97,3 +98,49 @@ def test_evaluation_with_the_embedding_retriever(server, tmp_path):
     assert result.settings[0].notes["embedded"] > 0
     assert all("Split one mail header" not in text for text in server.inputs[:-2])  # docs were masked
     assert server.inputs[-2:] == [q.text for q in result.queries]
+
+
+# -- hybrid: BM25 and the endpoint fused by reciprocal rank ------------------------------
+def test_reciprocal_rank_fusion_rewards_agreement_and_breaks_ties_by_the_first_ranking():
+    from explorer.engine.retrieval.hybrid import fuse
+
+    lexical = np.array([[0, 1, 2, -1], [3, -1, -1, -1]])
+    dense = np.array([[4, 1, 2, 0], [-1, -1, -1, -1]])
+    fused = fuse([lexical, dense], 4, rrf_k=60)
+    # 1 is second in both: 2/62 beats 0 (1/61 + 1/64), 2 (2/63) and 4 (1/61 alone)
+    assert fused[0].tolist() == [1, 0, 2, 4]
+    assert fused[1].tolist() == [3, -1, -1, -1]
+    # a small k lets a first place outweigh agreement: 0 (1/1.5 + 1/4.5) before 1 (2/2.5)
+    assert fuse([lexical, dense], 2, rrf_k=0.5)[0].tolist() == [0, 1]
+    # equal scores: the first ranking's order decides
+    assert fuse([np.array([[5, 6]]), np.array([[6, 5]])], 2)[0].tolist() == [5, 6]
+
+
+def test_hybrid_retriever_uses_the_endpoint_with_its_cache_and_batches(server, tmp_path):
+    from explorer.engine.retrieval.bm25 import BM25Retriever
+    from explorer.engine.retrieval.hybrid import HybridRetriever
+
+    cache = VectorCache(str(tmp_path / "v.sqlite"))
+    hybrid = HybridRetriever(BM25Retriever(), _retriever(server, cache), rrf_k=60)
+    ranking = hybrid.search(DOCS, ["epsilon delta", "zeta"], 3)
+    assert ranking.ids[:, 0].tolist() == [1, 2]  # both retrievers agree
+    assert [len(r["input"]) for r in server.requests] == [2, 2, 1, 2]  # batches of 2
+    assert ranking.notes == {"embedded": 7, "cached": 0}
+    again = HybridRetriever(BM25Retriever(), _retriever(server, cache)).search(DOCS, ["epsilon delta", "zeta"], 3)
+    assert again.notes == {"embedded": 0, "cached": 7} and (again.ids == ranking.ids).all()
+    server.fail_next = [503]
+    retried = HybridRetriever(BM25Retriever(), _retriever(server, retries=1)).search(DOCS[:2], ["alpha"], 2)
+    assert retried.ids[0, 0] == 0
+
+
+def test_hybrid_evaluation_end_to_end(server):
+    from explorer.engine.retrieval.bm25 import BM25Retriever
+    from explorer.engine.retrieval.hybrid import HybridRetriever
+
+    files = [("a.py", b'def area(width, height):\n    """Compute the area of a rectangle from its sides."""\n'
+                      b'    return width * height\n'),
+             ("b.py", b'def greet(name):\n    """Say hello to somebody by their given name."""\n'
+                      b'    return "hello " + name\n')]
+    result = evaluate(files, [ChunkOptions(max_size=200)], retriever=HybridRetriever(BM25Retriever(), _retriever(server)))
+    assert result.retriever == "hybrid" and len(result.queries) == 2
+    assert result.settings[0].metrics["recall@1"].value == 1.0

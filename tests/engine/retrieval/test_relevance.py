@@ -101,9 +101,9 @@ def test_bootstrap_is_deterministic_and_paired():
 
 
 def test_bootstrap_without_kept_resamples_gives_the_same_intervals(monkeypatch):
-    from explorer.engine.retrieval import metrics
+    from explorer.engine.retrieval import statistics
 
     values = np.random.default_rng(1).random(300)
     kept = Bootstrap(300, seed=3).estimate(values)
-    monkeypatch.setattr(metrics, "_KEEP_ENTRIES", 0)
+    monkeypatch.setattr(statistics, "_KEEP_ENTRIES", 0)
     assert Bootstrap(300, seed=3).estimate(values) == kept

@@ -1,0 +1,119 @@
+"""Evaluating retrieval over a codebase: the paths are walked as every command walks
+them (.gitignore, excludes, size cap), the files read once, then the engine evaluates
+the settings over them (:mod:`explorer.engine.retrieval`, which never walks). The CLI's
+``eval`` and ``sweep --retrieval`` and the explorer's retrieval panel all run this.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from ..engine.options import ChunkOptions
+from ..engine.retrieval import (
+    EvalConfig, EvalProgress, EvalResult, Prepared, QueryFileError, QuerySpec, Retriever, SettingEval,
+    evaluate_prepared, prepare,
+)
+from ..engine.retrieval.queries import normalize_path
+from .sources import read_sources
+from .walk import Skipped, WalkOptions, WalkPlan, plan
+
+PathArg = str | os.PathLike[str]
+
+
+@dataclass(slots=True)
+class PathsEvaluation:
+    """An evaluation of the files under some paths: the engine's result, the walk, the
+    files that could not be read, and (with ``keep_prepared``) the chunked corpus and
+    query targets, for views that draw chunks."""
+
+    result: EvalResult
+    plan: WalkPlan
+    unreadable: list[Skipped] = field(default_factory=list)
+    prepared: Prepared | None = None
+
+
+def evaluate_paths(
+    paths: PathArg | Sequence[PathArg] | WalkPlan,
+    settings: Sequence[ChunkOptions],
+    *,
+    walk: WalkOptions | None = None,
+    queries: str | Sequence[QuerySpec] = "docs",
+    query_source: str | None = None,
+    retriever: Retriever | None = None,
+    config: EvalConfig | None = None,
+    reference: int = 0,
+    jobs: int | None = None,
+    on_progress: Callable[[EvalProgress], None] | None = None,
+    on_setting: Callable[[SettingEval], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    keep_prepared: bool = False,
+) -> PathsEvaluation:
+    """Evaluate ``settings`` (see :func:`explorer.engine.retrieval.evaluate`) over the
+    files under ``paths`` (directories walked with ``walk``), or over the files of a
+    ready ``WalkPlan``. ``reference`` indexes ``settings``. Query-file paths are
+    resolved by :func:`resolve_query_paths`. Raises FileNotFoundError for a path that does not
+    exist, ValueError for no settings, QueryFileError for a query file that names
+    unknown files or lines; RuntimeError from the retriever (an endpoint that failed)."""
+    if isinstance(paths, WalkPlan):
+        files_plan = paths
+    else:
+        given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+        missing = [os.fspath(p) for p in given if not os.path.exists(p)]
+        if missing:
+            raise FileNotFoundError(f"no such file or directory: {', '.join(missing)}")
+        files_plan = plan(given, walk)
+    if not settings:
+        raise ValueError("an evaluation needs at least one setting")
+    if not 0 <= reference < len(settings):
+        raise ValueError(f"reference must index one of the {len(settings)} settings, not {reference}")
+    max_bytes = (walk or WalkOptions()).max_file_size
+    sources, unreadable = read_sources(files_plan, max_bytes)
+    if not isinstance(queries, str):
+        queries = resolve_query_paths(queries, [name for name, _ in sources], files_plan.root)
+    if retriever is None:
+        from ..engine.retrieval.bm25 import BM25Retriever
+
+        retriever = BM25Retriever()
+    config = config or EvalConfig()
+    started = time.perf_counter()
+    prepared = prepare(sources, settings, queries=queries, query_source=query_source, config=config, jobs=jobs,
+                       on_progress=on_progress, should_stop=should_stop)
+    result = evaluate_prepared(prepared, retriever, config=config, reference=prepared.settings.index(settings[reference]),
+                               on_progress=on_progress, on_setting=on_setting, should_stop=should_stop, started=started)
+    return PathsEvaluation(result, files_plan, unreadable, prepared if keep_prepared else None)
+
+
+def resolve_query_paths(specs: Sequence[QuerySpec], names: Sequence[str], root: str,
+                        cwd: str | None = None) -> list[QuerySpec]:
+    """Query-file lines with each path as the evaluated file's name (relative to
+    ``root``, forward slashes). A path may be relative to ``root``, relative to the
+    current directory (``cwd``), or absolute; the first form that names an evaluated
+    file wins. Raises QueryFileError naming the lines whose path names none, the forms
+    accepted and the root used."""
+    known = set(names)
+    root = os.path.abspath(root)
+    cwd = os.path.abspath(cwd or os.getcwd())
+    resolved: list[QuerySpec] = []
+    problems: list[str] = []
+    for spec in specs:
+        found = _evaluated_name(spec.path, known, root, cwd)
+        if found is None:
+            problems.append(f"line {spec.line_number}: no file {spec.path!r} among the files evaluated")
+        else:
+            resolved.append(spec if found == spec.path else replace(spec, path=found))
+    if problems:
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise QueryFileError("; ".join(problems[:5]) + more + f". A path may be relative to the evaluated root "
+                             f"({root}), relative to the current directory ({cwd}), or absolute")
+    return resolved
+
+
+def _evaluated_name(path: str, known: set[str], root: str, cwd: str) -> str | None:
+    if not os.path.isabs(path) and normalize_path(path) in known:
+        return normalize_path(path)
+    candidate = os.path.abspath(path if os.path.isabs(path) else os.path.join(cwd, path))
+    name = normalize_path(os.path.relpath(candidate, root))
+    return name if not name.startswith("../") and name in known else None
