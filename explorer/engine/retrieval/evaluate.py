@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -36,6 +36,7 @@ from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
+from ..per_setting import chunk_settings, setting_label, varied_fields
 from ..text import SourceText
 from .masking import Edit, MaskedSource, mask
 from .metrics import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate
@@ -135,7 +136,7 @@ class SettingEval:
     seconds: dict[str, float] = field(default_factory=dict)
 
     def label(self, varied: Sequence[str]) -> str:
-        return " ".join(f"{name}={getattr(self.options, name)}" for name in varied) or f"setting {self.index + 1}"
+        return setting_label(self.options, varied, self.index)
 
     def to_dict(self) -> dict[str, Any]:
         options = self.options
@@ -178,10 +179,7 @@ class EvalResult:
 
     @property
     def varied(self) -> list[str]:
-        options = [s.options for s in self.settings]
-        if len(options) < 2:
-            return ["max_size"]
-        return [f.name for f in fields(ChunkOptions) if len({getattr(o, f.name) for o in options}) > 1]
+        return varied_fields([s.options for s in self.settings])
 
     def best(self, metric: str) -> int | None:
         """The index (in ``settings``) of the best setting on a measure (the first on a tie)."""
@@ -253,8 +251,7 @@ def chunk_for_eval(
 ) -> FileChunks:
     """Batch analyzer (runs in a worker): find and mask the doc queries, then chunk
     the masked file under every setting."""
-    from ..api import chunk_parsed, parse
-    from ..parse import parse_source
+    from ..api import parse
     from ..structure import extract_structure
 
     drafts: list[DocQueryDraft] = []
@@ -266,17 +263,10 @@ def chunk_for_eval(
         masked = mask(parsed.source.data, edits)
         tree = parse(parsed.path, masked.masked, replace(options, language=parsed.language))
         edits = list(masked.edits)
-    trees: dict[str | None, ParsedFile] = {None: tree, tree.language: tree}
     result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [])
-    for setting in settings:
-        source = trees.get(setting.language)
-        if source is None:
-            source = trees[setting.language] = parse_source(tree.source, tree.path, setting.language)
-        if setting.strategy == "lines" and source.tree is not None:
-            source = replace(source, tree=None, fallback="lines strategy")
-        made = chunk_parsed(source, setting)
-        result.spans.append([(c.byte_range.start, c.byte_range.end, c.nws) for c in made])
-        result.texts.append([indexed_text(c, setting) for c in made])
+    for made in chunk_settings(tree, settings, parsed_language=options.language):
+        result.spans.append([(c.byte_range.start, c.byte_range.end, c.nws) for c in made.chunks])
+        result.texts.append([indexed_text(c, made.options) for c in made.chunks])
     return result
 
 
