@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .batch_task import (
-    TASK_FILES, BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, chunk_task, crashed, errored,
-    tasks_of,
+    TASK_FILES, BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, TaskFeed, chunk_task, crashed,
+    errored, tasks_of,
 )
 
 
@@ -77,11 +77,10 @@ def run_pool(inputs: Iterator[BatchFile], total: int | None, settings: BatchSett
              on_progress: ProgressCallback | None, jobs: int) -> Generator[BatchResult, None, None]:
     pool = _Pool(jobs)
     window = jobs * 2  # tasks in flight: one running and one queued per worker
-    tasks = tasks_of(inputs, total, jobs)
     results_in_order = InOrder(total, on_progress, window * TASK_FILES * 2)
+    feed = TaskFeed(tasks_of(inputs, total, jobs), window, results_in_order)
     finish = results_in_order.finish
     inflight: dict[Future[list[BatchResult]], Task] = {}
-    exhausted = False
 
     def recover(suspects: list[Task]) -> None:
         # A worker died. Every unfinished file is a suspect: rerun them one at a time in
@@ -94,11 +93,7 @@ def run_pool(inputs: Iterator[BatchFile], total: int | None, settings: BatchSett
 
     try:
         while True:
-            while not exhausted and len(inflight) < window and not results_in_order.full:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
-                    break
+            for task in feed.more(inflight.__len__):
                 try:
                     future = pool.get().submit(chunk_task, [job for _, job in task], settings)
                 except BrokenProcessPool:  # broke since the last wait: this task never ran

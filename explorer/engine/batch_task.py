@@ -317,3 +317,23 @@ class InOrder:
 def crashed(label: str, started: float) -> BatchResult:
     return _failed(BatchResult(label, None, None), CRASH,
                    "the worker process died while chunking this file (a crash in a parser?)", started)
+
+
+class TaskFeed:
+    """The tasks of a batch handed to a runner while it has room for one more: fewer than
+    ``window`` tasks in flight, and ``results`` not full of results waiting for a slow one."""
+
+    def __init__(self, tasks: Iterator[Task], window: int, results: InOrder) -> None:
+        self.tasks = tasks
+        self.window = window
+        self.results = results
+        self.exhausted = False
+
+    def more(self, in_flight: Callable[[], int]) -> Iterator[Task]:
+        """The next tasks to send; ``in_flight()`` counts the tasks sent and not finished."""
+        while not self.exhausted and in_flight() < self.window and not self.results.full:
+            task = next(self.tasks, None)
+            if task is None:
+                self.exhausted = True
+                return
+            yield task

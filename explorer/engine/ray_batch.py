@@ -27,8 +27,8 @@ from collections.abc import Generator, Iterator
 from typing import Any, cast
 
 from .batch_task import (
-    TASK_FILES, BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, chunk_task, crashed, read_failed, read_source,
-    tasks_of, timed_out,
+    TASK_FILES, BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, TaskFeed, chunk_task, crashed,
+    read_failed, read_source, tasks_of, timed_out,
 )
 
 #: Added to a task's deadline (scheduling, a worker's first imports).
@@ -75,11 +75,10 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
     remote_task = ray.remote(num_cpus=1, max_retries=0)(chunk_task)
     parallel = jobs or _cpus(ray)
     window = parallel * 2
-    tasks = tasks_of(inputs, total, parallel)
     results_in_order = InOrder(total, on_progress, window * TASK_FILES * 2)
+    feed = TaskFeed(tasks_of(inputs, total, parallel), window, results_in_order)
     finish = results_in_order.finish
     inflight: dict[Any, tuple[Task, float]] = {}  # ObjectRef -> (task, deadline)
-    exhausted = False
 
     def submit(task: Task) -> None:
         sendable: Task = []
@@ -99,11 +98,7 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
 
     try:
         while True:
-            while not exhausted and len(inflight) < window and not results_in_order.full:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
-                    break
+            for task in feed.more(inflight.__len__):
                 submit(task)
             if not inflight and not results_in_order.waiting:
                 break
