@@ -24,14 +24,14 @@ from typing import Any
 from .api import chunk_parsed
 from .model import Chunk
 from .options import ChunkOptions
-from .parse import ParsedFile, parse_source
+from .parse import LINES_STRATEGY, ParsedFile, parse_source
 
 
 def chunk_setting(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:
     """The chunks of ``parsed`` under ``options`` (``structure``: the file's, when the
     caller has it, for the AST chunker's context)."""
     if options.strategy == "lines" and parsed.tree is not None:
-        return chunk_parsed(replace(parsed, tree=None, fallback="lines strategy"), options)
+        return chunk_parsed(replace(parsed, tree=None, fallback=LINES_STRATEGY), options)
     return chunk_parsed(parsed, options, structure=structure)
 
 
