@@ -1,5 +1,5 @@
 """``chunk-explorer stats PATH...``: the quality measures of a chunking, per language and
-overall (definitions in quality-metrics.md, computed by ``explorer.engine.metrics``)."""
+overall (defined and computed by ``explorer.engine.quality``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..engine.batch import BatchFile, analyze_metrics, analyze_metrics_with_lines, chunk_batch_stream, default_jobs
-from ..engine.metrics import GroupSummary, Summary, summarize
+from ..engine.analyzers import analyze_metrics, analyze_metrics_with_lines
+from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
+from ..engine.quality import GroupSummary, Summary, summarize
 from ..workspace.export import tool_version
 from ..workspace.walk import common_root, plan
 from . import options as cli_options

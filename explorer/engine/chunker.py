@@ -31,7 +31,7 @@ from tree_sitter import Language, Node
 
 from .options import ChunkOptions
 from .parse import ParsedFile
-from .text import SourceText
+from .text import WHITESPACE, SourceText
 
 #: Node kinds that belong with the node after them (when no blank line separates them).
 ATTACH_FORWARD = frozenset(
@@ -43,7 +43,7 @@ ATTACH_FORWARD = frozenset(
 _BODY_WORDS = ("body", "block", "_list", "statements")
 
 _LINE_ENDS = frozenset(b"\r\n")
-_WS_BYTES = frozenset(b" \t\n\r\x0b\x0c")
+_WS_BYTES = frozenset(WHITESPACE)
 
 #: How the cut at a piece's start was made.
 CLEAN, LINE, CHAR = None, "line", "char"

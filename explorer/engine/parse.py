@@ -18,6 +18,9 @@ from tree_sitter import Node, Tree
 from .languages import UNSAFE_GRAMMARS, detect_language, get_parser, resolve_language
 from .text import SourceText
 
+#: The fallback reason of a file chunked by lines because the ``lines`` strategy was asked for.
+LINES_STRATEGY = "lines strategy"
+
 #: Errors named in the message; the rest are counted.
 MAX_NAMED_ERRORS = 3
 
@@ -72,7 +75,7 @@ def parse_source(
         reason = "unknown language" if lang is None else "plain text"
         return ParsedFile(source, path, lang, None, fallback=reason)
     if strategy == "lines":
-        return ParsedFile(source, path, lang, None, fallback="lines strategy")
+        return ParsedFile(source, path, lang, None, fallback=LINES_STRATEGY)
     if lang in UNSAFE_GRAMMARS:
         if strict:
             raise UnsupportedLanguageError(path, lang)

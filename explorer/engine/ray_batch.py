@@ -1,9 +1,10 @@
-"""The batch on a Ray cluster: the same results, in the same order, as the local pool.
+"""The Ray runner: a batch on a Ray cluster, with the same results, in the same order,
+as the local pool (:mod:`explorer.engine.batch_pool`).
 
 Nothing here is imported unless ``engine="ray"`` (or :func:`chunk_dataset`) is used, and
 Ray itself only then (``pip install 'chunk-explorer[ray]'``).
 
-- Files travel in the same tasks as locally (:func:`explorer.engine.batch.tasks_of`),
+- Files travel in the same tasks as locally (:func:`explorer.engine.batch_task.tasks_of`),
   each task one Ray task. Their contents are read here and shipped with the task through
   Ray's object store, since a cluster's workers need not see this machine's disk; with
   ``shared_storage=True`` only the paths go, and the workers read them.
@@ -25,9 +26,9 @@ import time
 from collections.abc import Generator, Iterator
 from typing import Any, cast
 
-from .batch import (
-    BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, chunk_task, crashed, read_failed, read_source,
-    tasks_of, timed_out,
+from .batch_task import (
+    TASK_FILES, BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, TaskFeed, chunk_task, crashed,
+    read_failed, read_source, tasks_of, timed_out,
 )
 
 #: Added to a task's deadline (scheduling, a worker's first imports).
@@ -74,22 +75,18 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
     remote_task = ray.remote(num_cpus=1, max_retries=0)(chunk_task)
     parallel = jobs or _cpus(ray)
     window = parallel * 2
-    tasks = tasks_of(inputs, total, parallel)
-    results_in_order = InOrder(total, on_progress, window * 64)
+    results_in_order = InOrder(total, on_progress, window * TASK_FILES * 2)
+    feed = TaskFeed(tasks_of(inputs, total, parallel), window, results_in_order)
     finish = results_in_order.finish
     inflight: dict[Any, tuple[Task, float]] = {}  # ObjectRef -> (task, deadline)
-    exhausted = False
 
     def submit(task: Task) -> None:
         sendable: Task = []
         for index, job in task:
-            if not shared_storage and job.code is None:
-                try:
-                    job = BatchFile(code=read_source(job, settings.max_bytes), name=job.label, options=job.options)
-                except OSError as exc:  # reported as the worker would have
-                    finish(index, read_failed(job.label, exc))
-                    continue
-            sendable.append((index, job))
+            try:
+                sendable.append((index, _shippable(job, settings, shared_storage)))
+            except OSError as exc:  # reported as the worker would have
+                finish(index, read_failed(job.label, exc))
         if sendable:
             ref = remote_task.remote([job for _, job in sendable], settings)
             inflight[ref] = (sendable, _deadline(settings, len(sendable)))
@@ -101,11 +98,7 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
 
     try:
         while True:
-            while not exhausted and len(inflight) < window and not results_in_order.full:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
-                    break
+            for task in feed.more(inflight.__len__):
                 submit(task)
             if not inflight and not results_in_order.waiting:
                 break
@@ -142,14 +135,20 @@ def _deadline(settings: BatchSettings, files: int) -> float:
     return time.monotonic() + settings.timeout * files + DEADLINE_MARGIN
 
 
+def _shippable(job: BatchFile, settings: BatchSettings, shared_storage: bool) -> BatchFile:
+    """The file as a task sends it: its content read here, unless the workers see the same disk."""
+    if shared_storage or job.code is not None:
+        return job
+    return BatchFile(code=read_source(job, settings.max_bytes), name=job.label, options=job.options)
+
+
 def _run_alone(ray: Any, remote_task: Any, job: BatchFile, settings: BatchSettings,
                shared_storage: bool) -> BatchResult:
     started = time.perf_counter()
-    if not shared_storage and job.code is None:
-        try:
-            job = BatchFile(code=read_source(job, settings.max_bytes), name=job.label, options=job.options)
-        except OSError as exc:
-            return read_failed(job.label, exc)
+    try:
+        job = _shippable(job, settings, shared_storage)
+    except OSError as exc:
+        return read_failed(job.label, exc)
     ref = remote_task.remote([job], settings)
     wait = None if settings.timeout is None else settings.timeout + DEADLINE_MARGIN
     done, _ = ray.wait([ref], num_returns=1, timeout=wait)

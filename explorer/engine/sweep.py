@@ -15,7 +15,7 @@ reports errors per file); each worker does all settings for its file and sends b
 only measures, never chunks. A ``lines`` setting packs lines but is measured against
 the same syntax tree, so its split definitions are comparable with the AST settings.
 
-Every measure comes from :mod:`explorer.engine.metrics` (pooled per setting with
+Every measure comes from :mod:`explorer.engine.quality` (pooled per setting with
 ``summarize``). The sweep adds one estimate of its own, the **index size**::
 
     index_bytes = chunks * embedding_dim * 4      # one float32 vector per chunk
@@ -31,18 +31,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import product
-from typing import Any, Protocol
+from typing import Any
 
 from .batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
-from .metrics import FileMetrics, Summary, measure_file, summarize
 from .model import Chunk
 from .options import ChunkOptions
-from .parse import ParsedFile, parse_source
+from .parse import ParsedFile
+from .per_setting import chunk_settings, setting_label, varied_fields
+from .quality import FileMetrics, Summary, measure_file, summarize
+from .skips import SkippedInput, SkipRecord, count_reasons
 
-#: Dimensions of the embedding vectors the index size is estimated for.
 #: The max sizes a sweep tries when none are given, per size unit.
 DEFAULT_MAX_SIZES = {
     "nws": (500, 1000, 1500, 2000, 3000),
@@ -50,40 +51,13 @@ DEFAULT_MAX_SIZES = {
     "lines": (25, 50, 75, 100, 150),
 }
 
+#: Dimensions of the embedding vectors the index size is estimated for.
 DEFAULT_EMBEDDING_DIM = 1024
 FLOAT32_BYTES = 4
 
 #: What a sweep measures: a file to read (``BatchFile(path=..., name=...)``, read in the
 #: worker with the safe reader) or code in memory (``(filepath, code)`` or a BatchFile).
 SweepInput = BatchFile | tuple[str, str | bytes]
-
-
-class SkipRecord(Protocol):
-    """An input left out, and why: the walk's records (``workspace.walk.Skipped``) and
-    the engine's :class:`SkippedInput` both fit."""
-
-    @property
-    def path(self) -> str: ...
-
-    @property
-    def reason(self) -> str: ...
-
-    def to_dict(self) -> dict[str, object]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class SkippedInput:
-    """An input found binary or undecodable while chunking: skipped, not failed."""
-
-    path: str
-    reason: str  # batch.BINARY or batch.UNDECODABLE
-    detail: str = ""
-
-    def to_dict(self) -> dict[str, object]:
-        record: dict[str, object] = {"path": self.path, "reason": self.reason}
-        if self.detail:
-            record["detail"] = self.detail
-        return record
 
 
 def settings_grid(base: ChunkOptions | None, axes: Mapping[str, Sequence[Any]]) -> list[ChunkOptions]:
@@ -102,16 +76,6 @@ def settings_grid(base: ChunkOptions | None, axes: Mapping[str, Sequence[Any]]) 
         if options not in grid:
             grid.append(options)
     return grid
-
-
-def varied_fields(settings: Sequence[ChunkOptions]) -> list[str]:
-    """The option fields whose value differs between the settings, in field order."""
-    if len(settings) < 2:
-        return ["max_size"]
-    return [
-        f.name for f in fields(ChunkOptions)
-        if len({getattr(s, f.name) for s in settings}) > 1
-    ]
 
 
 # -- results ----------------------------------------------------------------------------
@@ -146,7 +110,7 @@ class SettingResult:
 
     def label(self, varied: Sequence[str]) -> str:
         """``max_size=1000 overlap_lines=5`` for the fields that differ in the sweep."""
-        return " ".join(f"{name}={getattr(self.options, name)}" for name in varied)
+        return setting_label(self.options, varied, self.index)
 
     def to_dict(self) -> dict[str, Any]:
         overall = self.summary.overall
@@ -202,7 +166,7 @@ class SweepResult:
             "run": {
                 "files": self.files,
                 "bytes": self.bytes,
-                "skipped": _count_reasons(self.skipped),
+                "skipped": count_reasons(self.skipped),
                 "failed": [{"path": r.path, "error": {"kind": r.error_kind, "message": r.error}} for r in self.failed],
                 "seconds": round(self.seconds, 3),
                 "parseSeconds": round(self.parse_seconds, 3),
@@ -210,13 +174,6 @@ class SweepResult:
                 "complete": self.complete,
             },
         }
-
-
-def _count_reasons(skipped: Iterable[SkipRecord]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for record in skipped:
-        counts[record.reason] = counts.get(record.reason, 0) + 1
-    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 # -- the work on one file (in a worker process) --------------------------------------------
@@ -235,29 +192,16 @@ def analyze_settings(
     seconds: dict[str, float],
 ) -> FileSweep:
     """Batch analyzer: ``parsed`` and ``chunks`` come from the batch run with ``options``
-    (the first setting, parsed as AST); every setting is chunked from the same tree,
-    re-parsing only for a different forced language."""
-    from .api import chunk_parsed  # imported late: keeps worker start-up lean
-
-    trees: dict[str | None, ParsedFile] = {options.language: parsed}
+    (the first setting, parsed as AST); every setting is chunked from the same tree
+    (:func:`~explorer.engine.per_setting.chunk_settings`) and measured against it."""
     result = FileSweep([], [], [], seconds.get("parse", 0.0))
-    for setting in settings:
-        tree = trees.get(setting.language)
-        if tree is None:
-            started = time.perf_counter()
-            tree = trees[setting.language] = parse_source(parsed.source, parsed.path, setting.language)
-            result.parse_seconds += time.perf_counter() - started
+    for made in chunk_settings(parsed, settings, parsed_language=options.language, chunked={options: chunks}):
         started = time.perf_counter()
-        if setting == options:
-            made, spent = chunks, seconds.get("chunk", 0.0)  # chunked by the batch already
-        elif setting.strategy == "lines" and tree.tree is not None:
-            # Pack lines, but keep the tree for measuring (as stats --compare lines does).
-            made, spent = chunk_parsed(replace(tree, tree=None, fallback="lines strategy"), setting), 0.0
-        else:
-            made, spent = chunk_parsed(tree, setting), 0.0
-        result.measures.append(measure_file(tree, made, setting))
+        result.parse_seconds += made.parse_seconds
+        spent = seconds.get("chunk", 0.0) if made.options == options else made.chunk_seconds
+        result.measures.append(measure_file(made.tree, made.chunks, made.options))
         result.contextualized_bytes.append(
-            sum(len(c.contextualized_text.encode("utf-8", "surrogatepass")) for c in made))
+            sum(len(c.contextualized_text.encode("utf-8", "surrogatepass")) for c in made.chunks))
         result.chunk_seconds.append(spent + time.perf_counter() - started)
     return result
 

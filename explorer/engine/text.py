@@ -17,8 +17,10 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 
-#: Characters that are whitespace for the nws unit (quality-metrics.md).
+#: Characters that are whitespace for the nws unit, and wherever code is told from blank
+#: space (the one definition: the chunker, the quality measures and the explorer use it).
 WHITESPACE = b" \t\n\r\x0b\x0c"
+_WHITESPACE_CHARS = WHITESPACE.decode("ascii")
 _CONTINUATION = bytes(range(0x80, 0xC0))
 _NWS_DELETE = WHITESPACE + _CONTINUATION
 _BLOCK = 512  # prefix-count granularity: a size query scans at most this many bytes
@@ -341,7 +343,7 @@ def split_lines(text: str) -> list[str]:
 
 def nws_count(text: str) -> int:
     """Non-whitespace code points of a ``str`` (same whitespace set as :meth:`SourceText.nws`)."""
-    return len(text) - sum(text.count(c) for c in " \t\n\r\x0b\x0c")
+    return len(text) - sum(text.count(c) for c in _WHITESPACE_CHARS)
 
 
 # -- terminal cells ----------------------------------------------------------------

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-from explorer.engine.metrics import TINY_NWS
+from explorer.engine.quality import TINY_NWS
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile

@@ -25,7 +25,7 @@ from typing import IO, Any
 from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
 from ..engine.files import DEFAULT_MAX_BYTES
 from ..engine.options import ChunkOptions
-from ..engine.sweep import SkipRecord
+from ..engine.skips import SkipRecord, count_reasons
 from .atomic import atomic_writer
 from .export import JsonDocumentWriter, JsonlWriter, encode_file_record, encode_jsonl, file_record
 from .walk import Skipped, WalkOptions, WalkPlan, plan
@@ -62,10 +62,7 @@ class ExportTally:
             self.failed.append(result)
 
     def skipped_by_reason(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for record in self.skipped:
-            counts[record.reason] = counts.get(record.reason, 0) + 1
-        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return count_reasons(self.skipped)
 
     def to_dict(self, seconds: float, jobs: int) -> dict[str, object]:
         return {

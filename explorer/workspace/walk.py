@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..engine.files import human_size
 from ..engine.languages import detect_language, language_from_name
+from ..engine.skips import count_reasons
 from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes
 
 #: Directory names skipped by default: version control, dependencies, caches, build output.
@@ -416,10 +417,7 @@ class WalkPlan:
     warnings: list[str] = field(default_factory=list)
 
     def skipped_by_reason(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for record in self.skipped:
-            counts[record.reason] = counts.get(record.reason, 0) + 1
-        return counts
+        return count_reasons(self.skipped)
 
 
 def common_root(paths: Sequence[str | os.PathLike[str]]) -> str:

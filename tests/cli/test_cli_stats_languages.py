@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import explorer
-from explorer.engine.metrics import measure_file, summarize
+from explorer.engine.quality import measure_file, summarize
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import parse_source
 from explorer.engine.text import SourceText

@@ -26,7 +26,7 @@ ENGINE_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "engine"
 
 
 def nws(text: str) -> int:
-    """Code points not in `` \\t\\n\\r\\v\\f`` (quality-metrics.md)."""
+    """Code points not in `` \\t\\n\\r\\v\\f`` (the nws unit)."""
     return len(text.translate(_DROP_WHITESPACE))
 
 

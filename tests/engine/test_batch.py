@@ -7,9 +7,10 @@ import os
 import pytest
 
 import explorer
+from explorer.engine.analyzers import analyze_metrics
 from explorer.engine.batch import (
-    BINARY, CRASH, ERROR, OPTIONS, READ, TASK_BYTES, TASK_FILES, TIMEOUT, UNDECODABLE, BatchFile, analyze_metrics,
-    chunk_batch, chunk_batch_stream, tasks_of,
+    BINARY, CRASH, ERROR, OPTIONS, READ, TASK_BYTES, TASK_FILES, TIMEOUT, UNDECODABLE, BatchFile, chunk_batch,
+    chunk_batch_stream, tasks_of,
 )
 
 PY = "import os\n\n\ndef f(x):\n    return x + 1\n\n\nclass A:\n    def m(self):\n        return [1, 2, 3]\n"
@@ -155,10 +156,10 @@ def test_forkserver_workers_work(tmp_path, monkeypatch) -> None:
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("no forkserver on this platform")
-    from explorer.engine import batch
+    from explorer.engine import batch_pool
 
-    monkeypatch.setattr(batch.threading, "active_count", lambda: 2)
-    assert batch._pool_context().get_start_method() == "forkserver"
+    monkeypatch.setattr(batch_pool.threading, "active_count", lambda: 2)
+    assert batch_pool._pool_context().get_start_method() == "forkserver"
     paths = make_files(tmp_path, 4)
     results = chunk_batch(paths, jobs=2)
     assert [r.path for r in results] == paths and all(r.ok for r in results)
@@ -169,7 +170,7 @@ def test_a_pool_found_broken_at_submit_time_is_recovered(tmp_path, monkeypatch) 
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from explorer.engine import batch
+    from explorer.engine import batch_pool
 
     made = []
 
@@ -186,7 +187,7 @@ def test_a_pool_found_broken_at_submit_time_is_recovered(tmp_path, monkeypatch) 
         made.append(1)
         return BreaksOnThirdSubmit(*args, **kwargs)
 
-    monkeypatch.setattr(batch, "ProcessPoolExecutor", factory)
+    monkeypatch.setattr(batch_pool, "ProcessPoolExecutor", factory)
     paths = make_files(tmp_path, 8)
     results = chunk_batch(paths, jobs=2)
     assert len(made) >= 2  # a fresh pool replaced the broken one

@@ -10,12 +10,12 @@ import pytest
 
 import explorer
 from explorer.engine.api import chunk_parsed, parse
-from explorer.engine.metrics import measure_file, summarize
-from explorer.engine.options import ChunkOptions
 from explorer.engine.batch import BatchFile
-from explorer.engine.sweep import (
-    DEFAULT_EMBEDDING_DIM, SkippedInput, settings_grid, sweep, varied_fields,
-)
+from explorer.engine.options import ChunkOptions
+from explorer.engine.per_setting import varied_fields
+from explorer.engine.quality import measure_file, summarize
+from explorer.engine.skips import SkippedInput
+from explorer.engine.sweep import DEFAULT_EMBEDDING_DIM, settings_grid, sweep
 
 PY = '''"""A module."""
 

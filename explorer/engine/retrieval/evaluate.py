@@ -37,6 +37,7 @@ from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
+from ..per_setting import chunk_settings
 from ..text import SourceText
 from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
 from .masking import Edit, MaskedSource, mask
@@ -91,8 +92,7 @@ def chunk_for_eval(
     """Batch analyzer (runs in a worker): find and mask the doc queries (and with
     ``uses`` find the definitions and the calls and type uses), then chunk the masked
     file under every setting."""
-    from ..api import chunk_parsed, parse
-    from ..parse import parse_source
+    from ..api import parse
     from ..structure import extract_structure
 
     drafts: list[DocQueryDraft] = []
@@ -112,19 +112,12 @@ def chunk_for_eval(
         masked = mask(parsed.source.data, edits)
         tree = parse(parsed.path, masked.masked, replace(options, language=parsed.language))
         edits = list(masked.edits)
-    trees: dict[str | None, ParsedFile] = {None: tree, tree.language: tree}
     result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [], [], found_definitions,
                         found_uses)
-    for setting in settings:
-        source = trees.get(setting.language)
-        if source is None:
-            source = trees[setting.language] = parse_source(tree.source, tree.path, setting.language)
-        if setting.strategy == "lines" and source.tree is not None:
-            source = replace(source, tree=None, fallback="lines strategy")
-        made = chunk_parsed(source, setting)
-        result.spans.append([(c.byte_range.start, c.byte_range.end, c.nws) for c in made])
-        result.texts.append([indexed_text(c, setting) for c in made])
-        result.sizes.append([c.size for c in made])
+    for made in chunk_settings(tree, settings, parsed_language=options.language):
+        result.spans.append([(c.byte_range.start, c.byte_range.end, c.nws) for c in made.chunks])
+        result.texts.append([indexed_text(c, made.options) for c in made.chunks])
+        result.sizes.append([c.size for c in made.chunks])
     return result
 
 

@@ -8,12 +8,13 @@ keeps whole). The steps that compute them are in :mod:`.evaluate`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from ..options import SIZE_UNITS, ChunkOptions
+from ..per_setting import setting_label, varied_fields
 from .queries import DEFAULT_MIN_WORDS, Query
 from .relevance import DEFAULT_BUDGET, DEFAULT_THRESHOLD, METRIC_NAMES, RANK_DEPTH
 from .statistics import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate
@@ -104,7 +105,7 @@ class SettingEval:
     seconds: dict[str, float] = field(default_factory=dict)
 
     def label(self, varied: Sequence[str]) -> str:
-        return " ".join(f"{name}={getattr(self.options, name)}" for name in varied) or f"setting {self.index + 1}"
+        return setting_label(self.options, varied, self.index)
 
     def to_dict(self) -> dict[str, Any]:
         options = self.options
@@ -147,10 +148,7 @@ class EvalResult:
 
     @property
     def varied(self) -> list[str]:
-        options = [s.options for s in self.settings]
-        if len(options) < 2:
-            return ["max_size"]
-        return [f.name for f in fields(ChunkOptions) if len({getattr(o, f.name) for o in options}) > 1]
+        return varied_fields([s.options for s in self.settings])
 
     def position(self, index: int | None) -> int | None:
         """Where the setting numbered ``index`` sits in ``settings`` (None: not evaluated)."""

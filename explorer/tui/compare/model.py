@@ -1,7 +1,7 @@
 """Two chunkings of one file and their quality measures (pure: computed in a worker).
 
 Both sides are measured against the same syntax tree with
-:func:`explorer.engine.metrics.measure_file`, so a line-packed side gets split
+:func:`explorer.engine.quality.measure_file`, so a line-packed side gets split
 definitions and cut kinds that are comparable with the AST side (as in the sweep).
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from explorer.engine.api import chunk_parsed
-from explorer.engine.metrics import FileMetrics, GroupSummary, measure_file, summarize
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
+from explorer.engine.per_setting import chunk_setting
+from explorer.engine.quality import FileMetrics, GroupSummary, measure_file, summarize
 
 from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile
 from ..workers import structure_of
@@ -69,12 +69,10 @@ def tree_of(file: LoadedFile) -> ParsedFile:
 def chunk_side(file: LoadedFile, tree: ParsedFile, options: ChunkOptions) -> Side:
     if options.language != file.parse_options.language:
         tree = parse_source(file.source, file.parsed.path, options.language, strategy="ast")
-    if options.strategy == "lines" or tree.tree is None:
-        # Pack lines, but keep the tree for measuring.
-        chunks = tuple(chunk_parsed(replace(tree, tree=None, fallback="lines strategy"), options))
-    else:
+    structure = None
+    if options.strategy == "ast" and tree.tree is not None:
         structure = file.structure if tree is file.parsed else structure_of(tree)
-        chunks = tuple(chunk_parsed(tree, options, structure=structure))
+    chunks = tuple(chunk_setting(tree, options, structure=structure))  # a lines side keeps the tree for measuring
     chunking = Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), 0.0)
     metrics = measure_file(tree, chunks, options)
     return Side(options, chunking, metrics, summarize([metrics]).overall)

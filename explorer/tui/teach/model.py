@@ -19,6 +19,7 @@ from explorer.engine.api import chunk_parsed
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
+from explorer.engine.text import WHITESPACE
 from explorer.engine.trace import TraceStep, trace_parsed
 
 from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile, needs_reparse
@@ -35,8 +36,7 @@ DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {
 }
 KIND_ORDER = tuple(DECISION_KINDS)
 
-_NON_SPACE = re.compile(rb"[^ \t\r\n\f\v]")
-_SPACES = frozenset(b" \t\r\n\f\v"[i:i + 1] for i in range(6))
+_NON_SPACE = re.compile(b"[^" + re.escape(WHITESPACE) + b"]")
 
 #: Play speeds in steps per second (f / s move along them).
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
@@ -159,7 +159,7 @@ def node_for_step(parsed: ParsedFile, step: TraceStep) -> Node | None:
     data = parsed.source.data
     if not step.node_types:
         last = max(start, end - 1)
-        while last > start and data[last:last + 1] in _SPACES:
+        while last > start and data[last] in WHITESPACE:
             last -= 1
         return root.named_descendant_for_byte_range(last, last)
     # A piece takes in the whitespace around its nodes: its first node starts at its

@@ -75,8 +75,12 @@ def test_the_same_inputs_give_the_same_figures(fixture_files, engine_files):
     from explorer.engine.retrieval import EvalConfig
 
     reseeded = evaluate(files, settings, jobs=1, config=EvalConfig(seed=1))
-    a, b = first.settings[1].metrics["recall@5"], reseeded.settings[1].metrics["recall@5"]
-    assert a.value == b.value and (a.low, a.high) != (b.low, b.high)
+    # Another seed moves the bootstrap intervals (one of them may land on the same
+    # bounds by chance: the corpus is the engine's own source), never the means.
+    a = [estimate for setting in first.settings for estimate in setting.metrics.values()]
+    b = [estimate for setting in reseeded.settings for estimate in setting.metrics.values()]
+    assert [e.value for e in a] == [e.value for e in b]
+    assert [(e.low, e.high) for e in a] != [(e.low, e.high) for e in b]
 
 
 def _unique_line_queries(files):

@@ -13,7 +13,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from explorer.engine.metrics import TINY_NWS
+from explorer.engine.quality import TINY_NWS
 from explorer.engine.model import Chunk
 from explorer.engine.structure import FileStructure
 from explorer.engine.structure.entities import NON_SCOPE_TYPES

@@ -1,7 +1,9 @@
-"""Chunk quality measures, exactly as defined in quality-metrics.md.
+"""Chunk quality: how well a chunking keeps the code's structure (sizes, cuts, split
+definitions), per file and pooled.
 
-This is the one implementation behind the CLI ``stats`` command, the TUI's stats
-view and the benchmarks, so a number means the same thing everywhere:
+This is the one implementation behind the CLI ``stats`` and ``sweep`` commands, the
+TUI's stats and comparison views and the benchmarks, so a number means the same thing
+everywhere:
 
 * :func:`measure_file` takes a parsed file and its chunks (``Chunk`` objects, or
   plain ``(start_byte, end_byte)`` / ``(start_byte, end_byte, text)`` tuples) and
@@ -9,7 +11,7 @@ view and the benchmarks, so a number means the same thing everywhere:
 * :func:`summarize` pools many of them into a :class:`Summary`, per language and
   overall (percentages are computed from pooled counts, never averaged).
 
-Definitions (quality-metrics.md), with the choices the reference leaves open:
+Definitions:
 
 * sizes are measured on the source in the configured unit (``nws`` counts code
   points that are not in ``" \\t\\n\\r\\v\\f"``); *over* is size > max_size, *tiny*
@@ -30,7 +32,8 @@ Definitions (quality-metrics.md), with the choices the reference leaves open:
   listed there, else any named kind matching :data:`_DEFINITION_WORDS`. A
   definition's span takes in its wrapper (:data:`WRAPPER_KINDS`: ``export``,
   decorated definitions, templates) and the decorators/attributes directly before
-  it (:data:`DECORATOR_KINDS`). *Top-level* means no other definition encloses it.
+  it (:data:`~explorer.engine.chunker.ATTACH_FORWARD`, the kinds the chunker keeps with
+  the next node). *Top-level* means no other definition encloses it.
   A definition *fits* when its span measures <= max_size; it is *split* when no
   single chunk contains the span.
 * **doc comment**: comments (named kinds containing ``comment``) that start their
@@ -38,7 +41,7 @@ Definitions (quality-metrics.md), with the choices the reference leaves open:
   most one line break), extended upwards the same way.
 * **summaries**: size p95 is the nearest-rank percentile; throughput is MB
   (10^6 bytes) per second for each timing key the files carry. ``clean_unforced``
-  (not in the reference) leaves out token cuts inside a node that alone exceeds
+  leaves out token cuts inside a node that alone exceeds
   max_size, where no clean cut exists: it tells forced cuts from chunker mistakes.
 """
 
@@ -56,10 +59,11 @@ from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
 
+from .chunker import ATTACH_FORWARD
 from .languages import get_language
 from .options import ChunkOptions
 from .parse import ParsedFile
-from .text import SourceText
+from .text import WHITESPACE, SourceText
 
 #: Chunks with fewer non-whitespace characters than this are fragments ("tiny").
 TINY_NWS = 50
@@ -128,12 +132,8 @@ _DEFINITION_WORDS = re.compile(
 WRAPPER_KINDS = frozenset(
     {"decorated_definition", "export_statement", "template_declaration", "ambient_declaration", "type_definition"}
 )
-#: Siblings directly before a definition that belong to it.
-DECORATOR_KINDS = frozenset(
-    {"decorator", "attribute_item", "attribute_list", "annotation", "marker_annotation", "attribute"}
-)
 
-_WS = re.compile(rb"[ \t\n\r\x0b\x0c]*")
+_WS = re.compile(b"[" + re.escape(WHITESPACE) + b"]*")
 _NEWLINES = re.compile(rb"\r\n|\r|\n")
 
 
@@ -348,7 +348,7 @@ def classify_cut(src: SourceText, root: Node, c: int, *, max_size: int = 0, unit
     """Classify one cut offset (already moved past whitespace) against the tree."""
     parent, nxt = _parent_and_next(root, c)
     line = src.line_of(c)
-    midline = bool(src.data[src.line_start(line) : c].translate(None, b" \t\x0b\x0c\r\n"))
+    midline = bool(src.data[src.line_start(line) : c].translate(None, WHITESPACE))
     if nxt is None or nxt.start_byte != c:
         oversized = max_size > 0 and src.measure(unit, parent.start_byte, parent.end_byte) > max_size
         after = nxt.type if nxt is not None else None
@@ -423,7 +423,7 @@ def definition_spans(
             outer = outer.parent
         start = outer.start_byte
         before = outer.prev_named_sibling
-        while before is not None and before.type in DECORATOR_KINDS:
+        while before is not None and before.type in ATTACH_FORWARD:
             start = before.start_byte
             before = before.prev_named_sibling
         found.append((start, outer.end_byte, node.type))
@@ -694,44 +694,4 @@ def summarize(files: Iterable[FileMetrics]) -> Summary:
         overall=overall,
         size_unit=units.pop() if len(units) == 1 else None,
         max_size=limits.pop() if len(limits) == 1 else None,
-    )
-
-
-#: Columns of the plain-text table: (header, how to get the value from a GroupSummary).
-TABLE_COLUMNS: tuple[tuple[str, Any], ...] = (
-    ("files", lambda g: g.files),
-    ("chunks", lambda g: g.chunks),
-    ("min", lambda g: g.size_stats()["min"]),
-    ("med", lambda g: g.size_stats()["median"]),
-    ("p95", lambda g: g.size_stats()["p95"]),
-    ("max", lambda g: g.size_stats()["max"]),
-    ("over%", lambda g: g.over_pct),
-    ("tiny%", lambda g: g.tiny_pct),
-    ("exact%", lambda g: g.exact_pct),
-    ("clean%", lambda g: g.clean_pct),
-    ("token%", lambda g: g.cut_pct("token")),
-    ("inner%", lambda g: g.cut_pct("inner")),
-    ("midline%", lambda g: g.midline_pct),
-    ("split_top%", lambda g: g.split_top_pct),
-    ("split_any%", lambda g: g.split_any_pct),
-    ("doc_split%", lambda g: g.doc_split_pct),
-)
-
-
-def format_table(summary: Summary) -> str:
-    """The summary as a fixed-width text table, one row per language and an overall row."""
-
-    def cell(value: Any) -> str:
-        if value is None:
-            return "-"
-        if isinstance(value, float) and not value.is_integer():
-            return f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}"
-        return str(int(value)) if isinstance(value, float) else str(value)
-
-    rows = [["language"] + [h for h, _ in TABLE_COLUMNS]]
-    for name, group in [*summary.languages.items(), ("ALL", summary.overall)]:
-        rows.append([name] + [cell(get(group)) for _, get in TABLE_COLUMNS])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))) for row in rows
     )
