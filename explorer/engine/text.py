@@ -16,6 +16,10 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tokens import TokenCounter
 
 #: Characters that are whitespace for the nws unit (quality-metrics.md).
 WHITESPACE = b" \t\n\r\x0b\x0c"
@@ -123,7 +127,7 @@ class SourceText:
         self._runs: list[_Run] | None = None if len(self.data) != len(self.text) else []
         self._run_chars: list[int] = []
         self._run_bytes: list[int] = []
-        self._sizers: dict[str, Callable[[int, int], int]] = {}
+        self._sizers: dict[tuple[str, str | None], Callable[[int, int], int]] = {}
 
     def __len__(self) -> int:
         return len(self.data)
@@ -269,20 +273,81 @@ class SourceText:
     @staticmethod
     def additive(unit: str) -> bool:
         """Whether sizes in ``unit`` add up over adjacent ranges (not so for lines,
-        which a shared line counts in both)."""
-        return unit != "lines"
+        which a shared line counts in both, nor for tokens, which merge across a cut)."""
+        return unit not in ("lines", "tokens")
 
-    def measure(self, unit: str, start: int, end: int) -> int:
-        return self.sizer(unit)(start, end)
+    def measure(self, unit: str, start: int, end: int, counter: TokenCounter | None = None) -> int:
+        return self.sizer(unit, counter)(start, end)
 
-    def sizer(self, unit: str) -> Callable[[int, int], int]:
+    def sizer(self, unit: str, counter: TokenCounter | None = None) -> Callable[[int, int], int]:
         """A fast ``size(start, end)`` function for one unit (the chunker's hot path),
-        made once per unit and kept."""
-        size = self._sizers.get(unit)
+        made once per unit and kept. The ``tokens`` unit needs the ``counter``."""
+        key = (unit, counter.name if unit == "tokens" and counter is not None else None)
+        size = self._sizers.get(key)
         if size is None:
-            size = self._sizers[unit] = self.lines if unit == "lines" else self._counter(
-                _NWS_DELETE if unit == "nws" else _CONTINUATION
-            )
+            if unit == "tokens":
+                if counter is None:
+                    raise ValueError("the tokens unit needs a tokenizer to count with")
+                size = self._token_sizer(counter)
+            elif unit == "lines":
+                size = self.lines
+            else:
+                size = self._counter(_NWS_DELETE if unit == "nws" else _CONTINUATION)
+            self._sizers[key] = size
+        return size
+
+    def _token_sizer(self, counter: TokenCounter) -> Callable[[int, int], int]:
+        """``size(start, end)`` in tokens, estimated from counts made once per line.
+
+        Each line (with its line break) is counted once, on first use; a range is the sum
+        of the counts of its whole lines, plus the counts of its partial first and last
+        lines (counted when asked, remembered). Tokens can merge across a line break (a
+        run of blank lines is one token), so this is close to, not always equal to, the
+        count of the range's text: callers that promise a limit count their final text
+        exactly (see engine/fit.py)."""
+        data = self.data
+        starts = self.line_starts
+        bounds = [*starts, len(data)]
+        count = counter.count_piece
+        ascii_text = self.text if self.is_ascii else None
+        prefix: list[int] = []
+        memo: dict[tuple[int, int], int] = {}
+
+        def text_of(start: int, end: int) -> str:
+            if ascii_text is not None:
+                return ascii_text[start:end]
+            # A binary search may ask about a range ending inside a character: its bytes are left out.
+            return data[start:end].decode("utf-8", "ignore")
+
+        def build() -> None:
+            if ascii_text is not None:
+                counts = [count(ascii_text[a:b]) for a, b in zip(bounds, bounds[1:])]
+            else:
+                counts = [count(data[a:b].decode("utf-8", "surrogatepass")) for a, b in zip(bounds, bounds[1:])]
+            prefix.extend(accumulate(counts, initial=0))
+
+        def part(start: int, end: int) -> int:
+            found = memo.get((start, end))
+            if found is None:
+                found = memo[start, end] = count(text_of(start, end))
+            return found
+
+        def size(start: int, end: int) -> int:
+            if end <= start:
+                return 0
+            if not prefix:
+                build()
+            first = bisect_right(starts, start) - 1
+            last = bisect_right(starts, end - 1) - 1
+            if first == last:
+                if start == bounds[first] and end == bounds[first + 1]:
+                    return prefix[first + 1] - prefix[first]
+                return part(start, end)
+            total = prefix[last] - prefix[first + 1]
+            total += prefix[first + 1] - prefix[first] if start == bounds[first] else part(start, bounds[first + 1])
+            total += prefix[last + 1] - prefix[last] if end == bounds[last + 1] else part(bounds[last], end)
+            return total
+
         return size
 
     def _counter(self, delete: bytes) -> Callable[[int, int], int]:
@@ -342,6 +407,24 @@ def split_lines(text: str) -> list[str]:
 def nws_count(text: str) -> int:
     """Non-whitespace code points of a ``str`` (same whitespace set as :meth:`SourceText.nws`)."""
     return len(text) - sum(text.count(c) for c in " \t\n\r\x0b\x0c")
+
+
+def text_measure(unit: str, counter: TokenCounter | None = None) -> Callable[[str], int]:
+    """``measure(text)``: the size of a ``str`` in a unit, as :meth:`SourceText.sizer` measures
+    a range of a file (tokens: the tokenizer's exact count of the text, special tokens included)."""
+    if unit == "tokens":
+        if counter is None:
+            raise ValueError("the tokens unit needs a tokenizer to count with")
+        return counter.count
+    if unit == "nws":
+        return nws_count
+    if unit == "chars":
+        return len
+    return _line_count
+
+
+def _line_count(text: str) -> int:
+    return len(split_lines(text))
 
 
 # -- terminal cells ----------------------------------------------------------------
