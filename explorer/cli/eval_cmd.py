@@ -58,7 +58,9 @@ exit status: 0 done, 1 nothing to evaluate, some files failed or the endpoint
 failed, 2 usage error (nothing done)."""
 
 #: nws max sizes when none are given (scaled for the other units).
-DEFAULT_EVAL_MAX_SIZES = {"nws": (500, 1000, 2000), "chars": (1000, 2000, 4000), "lines": (25, 50, 100)}
+DEFAULT_EVAL_MAX_SIZES = {
+    "nws": (500, 1000, 2000), "chars": (1000, 2000, 4000), "lines": (25, 50, 100), "tokens": (256, 512, 1024),
+}
 
 
 def _fraction(text: str) -> float:
@@ -116,7 +118,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     retrieval.add_argument("--embed-retries", type=cli_options.non_negative_int, default=3, metavar="N",
                            help="retries on timeouts, 429 and 5xx answers (default 3)")
     retrieval.add_argument("--embed-max-tokens", type=cli_options.positive_int, metavar="N",
-                           help="the model's window: report how many chunks are longer")
+                           help="the model's window: report how many chunks are longer (an exact count with --tokenizer)")
     retrieval.add_argument("--embed-cache", metavar="FILE",
                            help="vector cache (default: $XDG_CACHE_HOME/chunk-explorer/embeddings.sqlite)")
     retrieval.add_argument("--no-embed-cache", action="store_true", help="keep vectors for this run only")
@@ -163,7 +165,7 @@ def read_query_file(path: str, root: str) -> list[QuerySpec]:
     return specs
 
 
-def make_retriever(args: argparse.Namespace) -> Retriever:
+def make_retriever(args: argparse.Namespace, tokenizer: str | None = None) -> Retriever:
     kind = args.retriever or ("embeddings" if args.embed_url else "bm25")
     if kind == "bm25":
         if args.embed_url or args.embed_model:
@@ -186,7 +188,7 @@ def make_retriever(args: argparse.Namespace) -> Retriever:
     endpoint = EmbeddingEndpoint(
         args.embed_url, args.embed_model, api_key=api_key, batch_size=args.embed_batch,
         timeout=args.embed_timeout, retries=args.embed_retries, query_prefix=args.query_prefix,
-        document_prefix=args.document_prefix, max_tokens=args.embed_max_tokens,
+        document_prefix=args.document_prefix, max_tokens=args.embed_max_tokens, tokenizer=tokenizer,
     )
     cache_path = None if args.no_embed_cache else (args.embed_cache or default_cache_path())
     try:
@@ -216,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
         queries = read_query_file(args.queries, root)
     config = EvalConfig(budget=args.budget, hit_threshold=args.hit_threshold, resamples=args.resamples,
                         seed=args.seed)
-    retriever = make_retriever(args)
+    retriever = make_retriever(args, resolved.options.tokenizer)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
 
@@ -320,8 +322,10 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
         lines.append(f"Embedded {plural(embedded, 'text')}, {cached:,} from the cache.")
         for s in result.settings:
             if "over_window" in s.notes:
+                how = (f"counted with {s.options.tokenizer}" if s.options.tokenizer
+                       else "at least; estimated from words and symbols")
                 lines.append(f"  #{s.index + 1}: {s.notes['over_window']:,} of {s.chunks:,} chunks longer than "
-                             "--embed-max-tokens (at least; estimated from words and symbols)")
+                             f"--embed-max-tokens ({how})")
     if skipped or result.not_text:
         lines.append(f"Skipped {plural(skipped + len(result.not_text), 'file or directory', 'files or directories')}.")
     lines += [f"Warning: {_printable(w)}" for w in result.warnings]
