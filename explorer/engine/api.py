@@ -96,6 +96,7 @@ class _ChunkMaker:
         self.unit = unit = options.size_unit
         counter = options.counter
         self.counter = counter
+        self.clean_joins = unit == "tokens" and counter is not None and counter.clean_joins
         self.size, self.nws = src.sizer(unit, counter), src.sizer("nws")
         self.measure = text_measure(unit, counter)
         self.max_size = options.max_size
@@ -120,17 +121,21 @@ class _ChunkMaker:
         unit, counter, fitter = self.unit, self.counter, self.fitter
         size = self.nws(start, end) if unit == "nws" else -1
         if unit == "tokens":
-            size = counter.count(text)  # type: ignore[union-attr]  # the tokens unit has a counter
+            # Exact: the sizer's count where counts add up (see SourceText._token_sizer), else the text's.
+            size = self.size(start, end) if self.clean_joins else counter.count(text)  # type: ignore[union-attr]
             if size > self.max_size:
                 return size, text
         if fitter is not None and fitter.embedded:
-            fitted = fitter.fit(context, text, overlap_text, self.size(start, end) if unit == "tokens" else size)
+            if unit == "tokens":
+                fitted = fitter.fit(context, text, overlap_text, size, code_exact=True)
+            else:
+                fitted = fitter.fit(context, text, overlap_text, size if size >= 0 else self.size(start, end))
             if fitted is None:
                 return (size if size >= 0 else self.measure(text)), text
             contextualized, embedded_size, overlap_text = fitted
         else:
             contextualized = self.builder.contextualize(context, text, overlap_text)
-            embedded_size = -1
+            embedded_size = fitter.exact(contextualized, text, size) if fitter is not None else -1
         if size < 0:
             size = self.size(start, end)
         if embedded_size < 0:

@@ -32,6 +32,7 @@ from .context import MAX_SCOPE, ContextBuilder, NoContextBuilder
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .text import text_measure
+from .tokens import starts_clean
 
 #: The order in which the header's parts give way to the code (first leaves first).
 GIVE_WAY = ("siblings_after", "siblings_before", "uses", "defines", "overlap", "scope", "path")
@@ -52,6 +53,9 @@ class Fitter:
         self.embedded = options.fit_embedded
         counter = options.counter if self.unit == "tokens" else None
         self.measure = text_measure(self.unit, counter)
+        #: Whether a header counts on its own (its text's count added): see :meth:`exact`.
+        self._clean_joins = counter is not None and counter.clean_joins
+        self._count = counter.count if counter is not None else self.measure
         #: Tokens a Hugging Face tokenizer adds around every input; pieces are counted without.
         self.special = counter.special if counter is not None else 0
         self._piece_measure = counter.count_piece if counter is not None else self.measure
@@ -103,11 +107,25 @@ class Fitter:
         self._limits.pop(line, None)
 
     # -- per chunk -------------------------------------------------------------------
-    def fit(self, context: dict[str, Any], text: str, overlap_text: str, code_size: int) -> tuple[str, int, str] | None:
+    def exact(self, embedded: str, text: str, text_size: int | None) -> int:
+        """The exact size of ``embedded`` (``text`` after a header and overlap). With an
+        encoding whose counts add up after a line break (see engine/tokens.py), and the
+        text's exact count known, only the header and overlap are counted."""
+        if text_size is not None and len(embedded) == len(text):
+            return text_size
+        if text_size is not None and self._clean_joins and starts_clean(text):
+            return self._count(embedded[: len(embedded) - len(text)]) + text_size
+        return self.measure(embedded)
+
+    def fit(
+        self, context: dict[str, Any], text: str, overlap_text: str, code_size: int, code_exact: bool = False
+    ) -> tuple[str, int, str] | None:
         """``(contextualized_text, its exact size, the overlap kept)`` within ``max_size``,
         header parts left out in the order of :data:`GIVE_WAY`; None when even the code
-        alone is over (``code_size`` is the chunker's estimate of the code)."""
-        builder, measure, limit = self.builder, self.measure, self.max_size
+        alone is over (``code_size`` is the chunker's estimate of the code, or its exact
+        size with ``code_exact``)."""
+        builder, limit = self.builder, self.max_size
+        exact_code = code_size if code_exact else None
         parts = builder.header_parts(context)
         overlap = overlap_text if overlap_text.rstrip("\r\n") else ""
         sizes = {kind: self._piece(line + "\n") for kind, line in parts}
@@ -127,7 +145,7 @@ class Fitter:
             # Estimates are close; the exact measure decides (and is what is reported).
             if estimate <= limit or last:
                 embedded = builder.compose(header, kept_overlap, text)
-                size = measure(embedded)
+                size = self.exact(embedded, text, exact_code)
                 if size <= limit:
                     return embedded, size, kept_overlap
                 if last:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from itertools import accumulate
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 WHITESPACE = b" \t\n\r\x0b\x0c"
 _CONTINUATION = bytes(range(0x80, 0xC0))
 _NWS_DELETE = WHITESPACE + _CONTINUATION
+#: ASCII characters after which a line start is no clean join for token counts (whitespace,
+#: and the separators Python counts as whitespace).
+_UNCLEAN_ASCII = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+_INDENTED_LINE = re.compile(rb"\n[ \t]*")
 _BLOCK = 512  # prefix-count granularity: a size query scans at most this many bytes
 _DIRECT = 256  # ranges up to this many bytes are counted directly
 
@@ -297,19 +301,20 @@ class SourceText:
         return size
 
     def _token_sizer(self, counter: TokenCounter) -> Callable[[int, int], int]:
-        """``size(start, end)`` in tokens, estimated from counts made once per line.
+        """``size(start, end)`` in tokens, from counts made once per stretch of the file.
 
-        Each line (with its line break) is counted once, on first use; a range is the sum
-        of the counts of its whole lines, plus the counts of its partial first and last
-        lines (counted when asked, remembered). Tokens can merge across a line break (a
-        run of blank lines is one token), so this is close to, not always equal to, the
-        count of the range's text: callers that promise a limit count their final text
+        The file is cut into stretches at line starts where counts add up: for encodings
+        with ``clean_joins``, every line start whose line has a non-blank character (see
+        :func:`explorer.engine.tokens.starts_clean`), so a size is exact: the sum of the
+        whole stretches inside the range, plus the counts of its partial first and last
+        stretches (counted when asked, remembered). For other tokenizers the stretches are
+        lines and a size is an estimate (tokens can merge across a line break), close to
+        the count of the range's text: callers that promise a limit count their final text
         exactly (see engine/fit.py)."""
         data = self.data
-        starts = self.line_starts
-        bounds = [*starts, len(data)]
         count = counter.count_piece
         ascii_text = self.text if self.is_ascii else None
+        bounds, firsts = self._token_stretches(counter.clean_joins)
         prefix: list[int] = []
         memo: dict[tuple[int, int], int] = {}
 
@@ -337,18 +342,45 @@ class SourceText:
                 return 0
             if not prefix:
                 build()
-            first = bisect_right(starts, start) - 1
-            last = bisect_right(starts, end - 1) - 1
-            if first == last:
-                if start == bounds[first] and end == bounds[first + 1]:
-                    return prefix[first + 1] - prefix[first]
+            first = bisect_left(bounds, start)  # the first stretch edge at or after start
+            last = bisect_right(bounds, end) - 1  # the last at or before end...
+            if bounds[last] != end and firsts[last] >= end:
+                last -= 1  # ...whose line's first character is in the range (else it is no clean join)
+            if last <= first:
                 return part(start, end)
-            total = prefix[last] - prefix[first + 1]
-            total += prefix[first + 1] - prefix[first] if start == bounds[first] else part(start, bounds[first + 1])
-            total += prefix[last + 1] - prefix[last] if end == bounds[last + 1] else part(bounds[last], end)
+            total = prefix[last] - prefix[first]
+            if bounds[first] != start:
+                total += part(start, bounds[first])
+            if bounds[last] != end:
+                total += part(bounds[last], end)
             return total
 
         return size
+
+    def _token_stretches(self, clean_joins: bool) -> tuple[list[int], list[int]]:
+        """The edges of the stretches :meth:`_token_sizer` counts (the file's start and end
+        included) and, for each, where its line's first non-blank character is."""
+        data, size = self.data, len(self.data)
+        if not clean_joins:
+            starts = self.line_starts
+            return [*starts, size], [*starts, size]
+        bounds, firsts = [0], [0]
+        # Each line after a \n, with its indentation (a line after a lone \r is no clean join).
+        for found in _INDENTED_LINE.finditer(data):
+            start, at = found.start() + 1, found.end()
+            if at == size:
+                continue
+            byte = data[at]
+            if byte < 0x80:
+                if byte in _UNCLEAN_ASCII or (byte == 0x2F and at == start):
+                    continue
+            elif data[at : at + 4].decode("utf-8", "ignore")[:1].isspace():
+                continue
+            bounds.append(start)
+            firsts.append(at)
+        bounds.append(size)
+        firsts.append(size)
+        return bounds, firsts
 
     def _counter(self, delete: bytes) -> Callable[[int, int], int]:
         """``size(start, end)``: the bytes in the range that are not in ``delete``.

@@ -32,21 +32,46 @@ class TokenizerError(ValueError):
     """A tokenizer that cannot be used; the message says what to do."""
 
 
+#: Encodings whose pre-tokenizer never makes a token across a line break followed by
+#: indentation and a non-blank character (see :func:`starts_clean`). Counts add up at such
+#: points: a text joined there counts the sum of its parts' counts.
+CLEAN_JOINS = frozenset({"cl100k_base", "o200k_base"})
+
+
+def starts_clean(text: str) -> bool:
+    """Whether ``text``, placed right after a line break, pre-tokenizes as it does alone (for
+    the :data:`CLEAN_JOINS` encodings): its first line has a non-blank character after its
+    indentation. The line break before it then always ends a pre-token (their patterns take
+    whitespace up to its last line break only, and line breaks after punctuation only), and
+    a pre-token starting at the text does not look back. A ``/`` right at the line start is
+    left out: o200k_base takes slashes after punctuation and line breaks into one token."""
+    i, size = 0, len(text)
+    while i < size and text[i] in " \t":
+        i += 1
+    if i == size:
+        return False
+    first = text[i]
+    return not first.isspace() and first not in "\x1c\x1d\x1e\x1f" and not (first == "/" and i == 0)
+
+
 class TokenCounter:
     """Counts the tokens of a text with one tokenizer.
 
     ``count(text)`` is exact: the tokenizer's own encode length of ``text`` (what the
     model sees). ``count_piece(text)`` leaves out the special tokens a Hugging Face
     tokenizer adds around a whole input (for OpenAI encodings the two are equal): the
-    chunker sums piece counts to estimate a range, then counts each chunk exactly.
+    chunker sums piece counts to estimate a range, then counts each chunk exactly. For
+    the encodings with ``clean_joins``, sums taken at clean points are exact already.
     """
 
-    __slots__ = ("count", "count_piece", "name", "special")
+    __slots__ = ("clean_joins", "count", "count_piece", "name", "special")
 
     def __init__(self, name: str, count: Callable[[str], int], count_piece: Callable[[str], int]):
         self.name = name
         self.count = count
         self.count_piece = count_piece
+        #: Counts add up where :func:`starts_clean` says so (see :data:`CLEAN_JOINS`).
+        self.clean_joins = name in CLEAN_JOINS
         #: Tokens added around every input (``count(t) == count_piece(t) + special``).
         self.special = count("") - count_piece("")
 

@@ -276,3 +276,26 @@ def test_a_missing_package_names_the_extra(monkeypatch: pytest.MonkeyPatch, tmp_
 def test_an_invalid_fit_is_refused() -> None:
     with pytest.raises(ValueError, match="fit must be one of auto, text, embedded"):
         ChunkOptions(fit="window")
+
+
+# -- exact range counts where counts add up -------------------------------------------------
+_SOURCE_LINES = st.sampled_from([
+    "def f(x):", "    return x + 1", "", "   ", "\t", "}", "  }", "// c", "/* x */", "#include <a.h>", "x = 1  ",
+    "s = 'naïve é 🐍'", "\u00a0x", "\u3000y", "---", "    ---", "'s", "/", "  /", "a\r", "é", "1234567",
+    "\x0c", "z\x1c", "<|endoftext|>",
+])
+
+
+@given(lines=st.lists(_SOURCE_LINES, min_size=1, max_size=25), ends=st.sampled_from(["\n", "\r\n"]),
+       cuts=st.lists(st.integers(0, 10_000), min_size=2, max_size=2), name=st.sampled_from(["cl100k_base", "o200k_base"]))
+@settings(max_examples=300, deadline=None)
+def test_range_sizes_are_exact_for_clean_join_encodings(lines: list[str], ends: str, cuts: list[int], name: str) -> None:
+    """Stretches are summed only where the encoding's counts add up: every range counts what its text counts."""
+    from explorer.engine.text import SourceText
+
+    source = SourceText(ends.join(lines) + ends)
+    counter = get_counter(name)
+    data = source.data
+    start, end = sorted(min(c, len(data)) for c in cuts)
+    start, end = source.floor_char_boundary(start), source.floor_char_boundary(end)
+    assert source.measure("tokens", start, end, counter) == counter.count(data[start:end].decode("utf-8"))
