@@ -285,19 +285,28 @@ class SourceText:
 
     def sizer(self, unit: str, counter: TokenCounter | None = None) -> Callable[[int, int], int]:
         """A fast ``size(start, end)`` function for one unit (the chunker's hot path),
-        made once per unit and kept. The ``tokens`` unit needs the ``counter``."""
+        made once per unit and kept. The ``tokens`` unit needs the ``counter`` (without one:
+        the counter this text was last measured with, if any)."""
+        if unit == "tokens" and counter is None:
+            # The tokenizer this text was last measured with (a view showing sizes next to
+            # the chunks of this file counts as they were counted).
+            size = self._sizers.get(("tokens", ""))
+            if size is None:
+                raise ValueError("the tokens unit needs a tokenizer to count with")
+            return size
         key = (unit, counter.name if unit == "tokens" and counter is not None else None)
         size = self._sizers.get(key)
         if size is None:
             if unit == "tokens":
-                if counter is None:
-                    raise ValueError("the tokens unit needs a tokenizer to count with")
+                assert counter is not None
                 size = self._token_sizer(counter)
             elif unit == "lines":
                 size = self.lines
             else:
                 size = self._counter(_NWS_DELETE if unit == "nws" else _CONTINUATION)
             self._sizers[key] = size
+        if unit == "tokens":
+            self._sizers["tokens", ""] = size
         return size
 
     def _token_sizer(self, counter: TokenCounter) -> Callable[[int, int], int]:

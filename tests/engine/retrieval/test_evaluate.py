@@ -74,9 +74,15 @@ def test_the_same_inputs_give_the_same_figures(fixture_files, engine_files):
     assert [o.rank for o in first.settings[1].outcomes] == [o.rank for o in again.settings[1].outcomes]
     from explorer.engine.retrieval import EvalConfig
 
-    reseeded = evaluate(files, settings, jobs=1, config=EvalConfig(seed=1))
-    a, b = first.settings[1].metrics["recall@5"], reseeded.settings[1].metrics["recall@5"]
-    assert a.value == b.value and (a.low, a.high) != (b.low, b.high)
+    # Another seed resamples differently: the same value, other bounds (with ~100 queries the
+    # bounds move in steps of 1%, so one other seed may land on the same ones: try a few).
+    a = first.settings[1].metrics["recall@5"]
+    bounds = set()
+    for seed in (1, 2, 3):
+        b = evaluate(files, settings, jobs=1, config=EvalConfig(seed=seed)).settings[1].metrics["recall@5"]
+        assert a.value == b.value
+        bounds.add((b.low, b.high))
+    assert bounds - {(a.low, a.high)}
 
 
 def _unique_line_queries(files):
