@@ -69,12 +69,7 @@ def add_chunk_options(parser: argparse.ArgumentParser) -> None:
                        help="largest chunk, in --size-unit (default 1500)")
     group.add_argument("--size-unit", choices=SIZE_UNITS,
                        help="nws = non-whitespace characters (default), chars, lines, or tokens (needs --tokenizer)")
-    group.add_argument("--tokenizer", metavar="NAME|FILE",
-                       help=f"count tokens with an encoding ({', '.join(ENCODINGS)}) or a model's tokenizer.json; "
-                            "chunks then report their token counts")
-    group.add_argument("--fit", choices=FITS,
-                       help="what --max-size binds: the chunk's text, or the embedded text (header + overlap + "
-                            "code); auto (default) = embedded for tokens, text otherwise")
+    add_token_options(group)
     group.add_argument("--overlap-lines", type=non_negative_int, metavar="N",
                        help="lines of the previous chunk repeated before each chunk (default 0)")
     group.add_argument("--language", metavar="L",
@@ -89,6 +84,16 @@ def add_chunk_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--filter-imports", action=argparse.BooleanOptionalAction, default=None,
                        help=argparse.SUPPRESS)
     group.add_argument("--max-siblings", type=non_negative_int, help=argparse.SUPPRESS)
+
+
+def add_token_options(group: argparse._ArgumentGroup) -> None:
+    """--tokenizer and --fit (shared by every verb that chunks)."""
+    group.add_argument("--tokenizer", metavar="NAME|FILE",
+                       help=f"count tokens with an encoding ({', '.join(ENCODINGS)}) or a model's tokenizer.json; "
+                            "chunks then report their token counts")
+    group.add_argument("--fit", choices=FITS,
+                       help="what --max-size binds: the chunk's text, or the embedded text (header + overlap + "
+                            "code); auto (default) = embedded for tokens, text otherwise")
 
 
 def add_walk_options(parser: argparse.ArgumentParser) -> None:
