@@ -67,7 +67,7 @@ class ParamsPanel(Grid):
         yield Select([(s, s) for s in STRATEGIES], value=options.strategy, allow_blank=False, compact=True,
                      id="strategy")
         yield Label("tokenizer")
-        yield Input(options.tokenizer or "", compact=True, id="tokenizer", placeholder=ENCODINGS[0],
+        yield Input(options.tokenizer or "", compact=True, id="tokenizer", placeholder="none",
                     tooltip=f"an encoding ({', '.join(ENCODINGS)}) or the path of a tokenizer.json; Enter applies")
         yield Label("fit")
         yield Select([(f, f) for f in FITS], value=options.fit, allow_blank=False, compact=True, id="fit")
