@@ -371,7 +371,8 @@ def print_table(console: Any, result: EvalResult, current: int | None) -> None:
     console.print(Text(
         f"Retrieval on {plural(result.files, 'file')}: {plural(len(result.queries), 'query', 'queries')} "
         f"({'from docs, masked' if result.query_source == 'docs' else _printable(result.query_source)}), "
-        f"{result.retriever}, budget {result.config.budget:,} nws, hit at {result.config.hit_threshold:g} overlap",
+        f"{result.retriever}, budget {result.config.budget:,} nws, hit at {result.config.hit_threshold:g} overlap"
+        + (f", sizes in tokens counted with {ref.options.tokenizer}" if ref.options.tokenizer else ""),
         style="bold"))
     console.print(Text(f"In each cell: the value in % (★ the best), its 95% bootstrap interval, and the paired "
                        f"difference against #{ref.index + 1} in points, dim when its interval includes 0 "
