@@ -18,9 +18,13 @@ problem (unknown name, missing or corrupt file, package not installed) raises
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import os
+import sys
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 #: The encodings counted offline by ``bpe-openai`` (its wheel ships their tables).
 ENCODINGS = ("cl100k_base", "o200k_base", "voyage3_base")
@@ -106,12 +110,10 @@ def _bpe_counter(name: str) -> TokenCounter:
             f"unknown tokenizer {name!r}: use one of {', '.join(ENCODINGS)}, or the path of a "
             "tokenizer.json (a path ends in .json or names a directory)"
         )
-    try:
-        # The compiled counter of bpe-openai: it counts without building the token list.
-        from bpe_openai._bindings import tokenizer_for_encoding
-    except ImportError:
-        raise TokenizerError(f"the {name} encoding needs the bpe-openai package: {_INSTALL}") from None
-    backend = tokenizer_for_encoding(name)
+    bindings = _bpe_bindings()
+    if bindings is None:
+        raise TokenizerError(f"the {name} encoding needs the bpe-openai package: {_INSTALL}")
+    backend = bindings.tokenizer_for_encoding(name)
     raw = backend.count
 
     def count(text: str) -> int:
@@ -121,6 +123,35 @@ def _bpe_counter(name: str) -> TokenCounter:
             return int(raw(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")))
 
     return TokenCounter(name, count, count)
+
+
+def _bpe_bindings() -> Any:
+    """bpe-openai's compiled module (it counts without building the token list), or None
+    when the package is not installed.
+
+    It is loaded on its own: importing the ``bpe_openai`` package first decodes the rank
+    tables of three encodings in Python (seconds, in every worker process), which counting
+    does not need. It is registered under its own name, so a later import of the package
+    uses this one."""
+    name = "bpe_openai._bindings"
+    loaded = sys.modules.get(name, False)
+    if loaded is not False:
+        return loaded  # None: the package is known to be missing (tests set this)
+    package = importlib.util.find_spec("bpe_openai")  # found, not imported
+    if package is None or not package.submodule_search_locations:
+        return None
+    for folder in package.submodule_search_locations:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "_bindings" + suffix)
+            if os.path.isfile(path):
+                spec = importlib.util.spec_from_file_location(name, path)
+                if spec is None or spec.loader is None:
+                    continue
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[name] = module
+                spec.loader.exec_module(module)
+                return module
+    return None
 
 
 def _hf_counter(path: str) -> TokenCounter:
