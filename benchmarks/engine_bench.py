@@ -12,7 +12,10 @@ language of each it prints:
   throughput of ``explorer.chunk`` with ``context_mode='none'`` and ``'full'``,
   each the sum over files of the per-file median of ``--repeat`` runs, and their
   ratio to parse-only (the repetitions interleave the three, so a busy machine
-  slows them alike). Times are CPU seconds of this process (``--wall`` for wall
+  slows them alike), and of the tokens unit (``--tokenizer``, default cl100k_base, at
+  ``--token-max-size``, default 512, full context, fit embedded) against nws with full
+  context: ``tokens-mode-full-context throughput / nws-mode-full-context throughput``.
+  Times are CPU seconds of this process (``--wall`` for wall
   time); MB is 10^6 bytes;
 * the chunk size distribution and every chunk quality measure, computed
   by ``explorer.engine.quality`` (the same code as ``chunk-explorer stats``);
@@ -56,7 +59,11 @@ BAR = (
     ("doc_split%", lambda g: g.doc_split_pct, "<", 5.0),
 )
 RATIO_BAR = {"chunk_none": 0.8, "chunk_full": 0.5}  # issue 11: 0.5x with full context
-MODES = ("parse", "chunk_none", "chunk_full")
+#: Counting tokens must not multiply the cost: tokens mode (full context) against nws mode (full context).
+TOKENS_RATIO_BAR = 0.6
+MODES = ("parse", "chunk_none", "chunk_full", "chunk_tokens")
+#: The tokens run: ``--tokenizer`` at ``--token-max-size`` (set in main).
+TOKENS: dict = {}
 
 
 def meets(value: float | None, op: str, target: float) -> bool:
@@ -94,6 +101,7 @@ def time_language(language: str, files: list[SourceFile], options: ChunkOptions,
     clock = CLOCK
     none = dict(max_size=options.max_size, size_unit=options.size_unit, context_mode="none")
     full = dict(max_size=options.max_size, size_unit=options.size_unit, context_mode="full")
+    tokens = dict(TOKENS, context_mode="full")
     chunks: list = [None] * len(files)
     for _ in range(repeat):
         for i, f in enumerate(files):
@@ -107,6 +115,9 @@ def time_language(language: str, files: list[SourceFile], options: ChunkOptions,
                 t2 = clock()
                 explorer.chunk(f.path, f.data, **full)
                 t3 = clock()
+                if tokens:
+                    explorer.chunk(f.path, f.data, **tokens)
+                t4 = clock()
             except Exception as exc:  # a crash is a finding: report it with the file
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 f.error = f"{type(exc).__name__}: {exc} (at {os.path.basename(where.filename)}:{where.lineno} {where.name})"
@@ -115,6 +126,8 @@ def time_language(language: str, files: list[SourceFile], options: ChunkOptions,
             f.times["parse"].append(t1 - t0)
             f.times["chunk_none"].append(t2 - t1)
             f.times["chunk_full"].append(t3 - t2)
+            if tokens:
+                f.times["chunk_tokens"].append(t4 - t3)
         gc.collect()
     return chunks
 
@@ -126,7 +139,7 @@ def measure_language(language: str, files: list[SourceFile], options: ChunkOptio
         if f.error:
             continue
         parsed = parse_source(SourceText(f.data, f.path), f.path)
-        seconds = {m: statistics.median(t) for m, t in f.times.items()}
+        seconds = {m: statistics.median(t) for m, t in f.times.items() if t}
         metrics = measure_file(parsed, file_chunks, options, seconds=seconds)
         metrics.path = f.origin
         measured.append(metrics)
@@ -146,6 +159,9 @@ def speed_rows(summary) -> list[dict]:
                 "full": tp.get("chunk_full"),
                 "none_ratio": tp["chunk_none"] / tp["parse"] if tp.get("parse") else None,
                 "full_ratio": tp["chunk_full"] / tp["parse"] if tp.get("parse") else None,
+                "tokens": tp.get("chunk_tokens"),
+                # tokens mode (full context) throughput / nws mode (full context) throughput
+                "tokens_ratio": tp["chunk_tokens"] / tp["chunk_full"] if tp.get("chunk_tokens") else None,
             }
         )
     return rows
@@ -153,12 +169,17 @@ def speed_rows(summary) -> list[dict]:
 
 def format_speed(rows: list[dict]) -> str:
     head = f"{'language':<11} {'MB':>6} {'parse MB/s':>10} {'none MB/s':>10} {'ratio':>6} {'full MB/s':>10} {'ratio':>6}"
+    if TOKENS:
+        head += f" {'tokens MB/s':>11} {'/full':>6}"
     lines = [head]
     for r in rows:
-        lines.append(
+        line = (
             f"{r['language']:<11} {r['mb']:6.2f} {r['parse']:10.2f} {r['none']:10.2f} {r['none_ratio']:6.2f}"
             f" {r['full']:10.2f} {r['full_ratio']:6.2f}"
         )
+        if TOKENS:
+            line += f" {_fmt(r['tokens']):>11} {_fmt(r['tokens_ratio']):>6}"
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -240,6 +261,9 @@ def check_bar(name: str, group: GroupSummary, speed: dict) -> list[str]:
         ratio = speed.get(mode.replace("chunk_", "") + "_ratio")
         if ratio is not None and ratio < floor:
             misses.append(f"{name}: throughput {mode} = {ratio:.2f} x parse (bar >= {floor})")
+    ratio = speed.get("tokens_ratio")
+    if ratio is not None and ratio < TOKENS_RATIO_BAR:
+        misses.append(f"{name}: tokens-mode throughput = {ratio:.2f} x nws mode, full context (bar >= {TOKENS_RATIO_BAR})")
     return misses
 
 
@@ -274,6 +298,10 @@ def print_report(title: str, result: dict, args: argparse.Namespace) -> None:
     print(f"\n=== {title}: {result['files']} files ===\n")
     print("Throughput (sum of per-file medians; ratio = chunking / parse-only, same files, same run)")
     print(format_speed(result["speed"]))
+    overall = next(r for r in result["speed"] if r["language"] == "ALL")
+    if overall.get("tokens_ratio") is not None:
+        print(f"tokens-mode-full-context throughput / nws-mode-full-context throughput: {overall['tokens_ratio']:.2f} "
+              f"({TOKENS['tokenizer']}, max {TOKENS['max_size']} tokens, fit embedded; bar >= {TOKENS_RATIO_BAR})")
     print(f"\nQuality ({summary.size_unit}, max {summary.max_size}; sizes in the unit)")
     print(format_table(summary))
     o = summary.overall
@@ -315,7 +343,12 @@ def main() -> None:
                         help="the whole-repositories corpus (built on first use; see corpus.py --repos)")
     parser.add_argument("--only", choices=("sample", "repos"), help="run one of the two corpora only")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock instead of CPU time")
+    parser.add_argument("--tokenizer", default="cl100k_base",
+                        help="also time the tokens unit with this tokenizer ('none': do not)")
+    parser.add_argument("--token-max-size", type=int, default=512, help="max size of the tokens run")
     args = parser.parse_args()
+    if args.tokenizer != "none":
+        TOKENS.update(size_unit="tokens", tokenizer=args.tokenizer, max_size=args.token_max_size)
     if args.wall:
         global CLOCK
         CLOCK = time.perf_counter

@@ -16,6 +16,7 @@ TABLE_COLUMNS: tuple[tuple[str, Any], ...] = (
     ("p95", lambda g: g.size_stats()["p95"]),
     ("max", lambda g: g.size_stats()["max"]),
     ("over%", lambda g: g.over_pct),
+    ("emb_over%", lambda g: g.embedded_over_pct),
     ("tiny%", lambda g: g.tiny_pct),
     ("exact%", lambda g: g.exact_pct),
     ("clean%", lambda g: g.clean_pct),

@@ -78,7 +78,9 @@ exit status: 0 done, 1 nothing to evaluate, some files failed or the endpoint
 failed, 2 usage error (nothing done)."""
 
 #: nws max sizes when none are given (scaled for the other units).
-DEFAULT_EVAL_MAX_SIZES = {"nws": (500, 1000, 2000), "chars": (1000, 2000, 4000), "lines": (25, 50, 100)}
+DEFAULT_EVAL_MAX_SIZES = {
+    "nws": (500, 1000, 2000), "chars": (1000, 2000, 4000), "lines": (25, 50, 100), "tokens": (256, 512, 1024),
+}
 
 
 def _fraction(text: str) -> float:
@@ -153,7 +155,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     retrieval.add_argument("--embed-retries", type=cli_options.non_negative_int, default=3, metavar="N",
                            help="retries on timeouts, 429 and 5xx answers (default 3)")
     retrieval.add_argument("--embed-max-tokens", type=cli_options.positive_int, metavar="N",
-                           help="the model's window: report how many chunks are longer")
+                           help="the model's window: report how many chunks are longer (an exact count with --tokenizer)")
     retrieval.add_argument("--embed-cache", metavar="FILE",
                            help="vector cache (default: $XDG_CACHE_HOME/chunk-explorer/embeddings.sqlite)")
     retrieval.add_argument("--no-embed-cache", action="store_true", help="keep vectors for this run only")
@@ -201,7 +203,7 @@ def is_source_list(text: str) -> bool:
     return all(part in QUERY_SOURCES for part in parts) and not os.path.isfile(text)
 
 
-def make_retriever(args: argparse.Namespace) -> Retriever:
+def make_retriever(args: argparse.Namespace, tokenizer: str | None = None) -> Retriever:
     kind = args.retriever or ("embeddings" if args.embed_url else "bm25")
     from ..engine.retrieval.bm25 import BM25Retriever
 
@@ -224,7 +226,7 @@ def make_retriever(args: argparse.Namespace) -> Retriever:
     endpoint = EmbeddingEndpoint(
         args.embed_url, args.embed_model, api_key=api_key, batch_size=args.embed_batch,
         timeout=args.embed_timeout, retries=args.embed_retries, query_prefix=args.query_prefix,
-        document_prefix=args.document_prefix, max_tokens=args.embed_max_tokens,
+        document_prefix=args.document_prefix, max_tokens=args.embed_max_tokens, tokenizer=tokenizer,
     )
     cache_path = None if args.no_embed_cache else (args.embed_cache or default_cache_path())
     try:
@@ -266,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
     explicit_file = bool(getattr(args, "settings", None))
     if args.save:
         check_save_target(resolved, root, explicit_file)
-    retriever = make_retriever(args)
+    retriever = make_retriever(args, resolved.options.tokenizer)
 
     files_plan = plan(args.paths, resolved.walk, root=root)
 
@@ -363,8 +365,10 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
         lines.append(f"Embedded {plural(embedded, 'text')}, {cached:,} from the cache.")
         for s in result.settings:
             if "over_window" in s.notes:
+                how = (f"counted with {s.options.tokenizer}" if s.options.tokenizer
+                       else "at least; estimated from words and symbols")
                 lines.append(f"  #{s.index + 1}: {s.notes['over_window']:,} of {s.chunks:,} chunks longer than "
-                             "--embed-max-tokens (at least; estimated from words and symbols)")
+                             f"--embed-max-tokens ({how})")
     if skipped or result.not_text:
         lines.append(f"Skipped {plural(skipped + len(result.not_text), 'file or directory', 'files or directories')}.")
     lines += [f"Warning: {_printable(w)}" for w in result.warnings]
@@ -398,7 +402,8 @@ def print_table(console: Console, result: EvalResult, current: int | None) -> No
     console.print(Text(
         f"Retrieval on {plural(result.files, 'file')}: {plural(len(result.queries), 'query', 'queries')} "
         f"({'from docs, masked' if result.query_source == 'docs' else _printable(result.query_source)}), "
-        f"{result.retriever}, budget {result.config.budget:,} nws, hit at {result.config.hit_threshold:g} overlap",
+        f"{result.retriever}, budget {result.config.budget:,} nws, hit at {result.config.hit_threshold:g} overlap"
+        + (f", sizes in tokens counted with {ref.options.tokenizer}" if ref.options.tokenizer else ""),
         style="bold"))
     console.print(Text(f"In each cell: the value in % (★ the best), its 95% bootstrap interval, and the paired "
                        f"difference against #{ref.index + 1} in points, dim when its interval includes 0 "

@@ -89,6 +89,7 @@ def add_axes(parser: argparse.ArgumentParser, default_sizes: str, context_help: 
                       help=f"{context_help}: {', '.join(CONTEXT_MODES)}")
     axes.add_argument("--strategy", dest="sweep_strategy", type=_choice_list(STRATEGIES), metavar="LIST",
                       help="ast and/or lines (the line-packing baseline)")
+    cli_options.add_token_options(axes)
     return axes
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.batch import default_jobs
-from ..engine.options import CONTEXT_MODES, SIBLING_DETAILS, SIZE_UNITS, STRATEGIES, ChunkOptions
+from ..engine.options import CONTEXT_MODES, FITS, SIBLING_DETAILS, SIZE_UNITS, STRATEGIES, ChunkOptions
+from ..engine.tokens import ENCODINGS
 from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
 from ..workspace.walk import WalkOptions, parse_size
 from .errors import UsageError
@@ -31,6 +32,8 @@ CHUNK_FLAGS: dict[str, str] = {
     "filter_imports": "filter_imports",
     "max_siblings": "max_siblings",
     "strict": "strict",
+    "tokenizer": "tokenizer",
+    "fit": "fit",
 }
 
 
@@ -66,7 +69,8 @@ def add_chunk_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--max-size", type=positive_int, metavar="N",
                        help="largest chunk, in --size-unit (default 1500)")
     group.add_argument("--size-unit", choices=SIZE_UNITS,
-                       help="nws = non-whitespace characters (default), chars, or lines")
+                       help="nws = non-whitespace characters (default), chars, lines, or tokens (needs --tokenizer)")
+    add_token_options(group)
     group.add_argument("--overlap-lines", type=non_negative_int, metavar="N",
                        help="lines of the previous chunk repeated before each chunk (default 0)")
     group.add_argument("--language", metavar="L",
@@ -81,6 +85,16 @@ def add_chunk_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--filter-imports", action=argparse.BooleanOptionalAction, default=None,
                        help=argparse.SUPPRESS)
     group.add_argument("--max-siblings", type=non_negative_int, help=argparse.SUPPRESS)
+
+
+def add_token_options(group: argparse._ArgumentGroup) -> None:
+    """--tokenizer and --fit (shared by every verb that chunks)."""
+    group.add_argument("--tokenizer", metavar="NAME|FILE",
+                       help=f"count tokens with an encoding ({', '.join(ENCODINGS)}) or a model's tokenizer.json; "
+                            "chunks then report their token counts")
+    group.add_argument("--fit", choices=FITS,
+                       help="what --max-size binds: the chunk's text, or the embedded text (header + overlap + "
+                            "code); auto (default) = embedded for tokens, text otherwise")
 
 
 def add_walk_options(parser: argparse.ArgumentParser) -> None:

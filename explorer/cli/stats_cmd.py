@@ -26,7 +26,8 @@ HELP = "quality measures of the chunking (sizes, over%%, tiny%%, clean%%, split%
 DESCRIPTION = """\
 Chunk the files (nothing is written) and report, per language and overall:
 chunks; chunk size min/median/p95/max in the size unit; over% (chunks above max
-size); tiny% (chunks under 50 non-whitespace characters); exact% (files whose
+size); emb_over% (chunks whose contextualized text, header + overlap + code, is
+above max size: 0 with --fit embedded); tiny% (chunks under 50 non-whitespace characters); exact% (files whose
 chunks rebuild the source byte for byte); clean% (cuts between statements or
 siblings, not inside tokens or just inside brackets); split_top% (top-level
 definitions that fit in a chunk but were split); doc_split% (definitions separated
@@ -42,6 +43,7 @@ COLUMNS: tuple[tuple[str, Any, str], ...] = (
     ("p95", lambda g: g.size_stats()["p95"], "num"),
     ("max", lambda g: g.size_stats()["max"], "num"),
     ("over%", lambda g: g.over_pct, "pct"),
+    ("emb_over%", lambda g: g.embedded_over_pct, "pct"),
     ("tiny%", lambda g: g.tiny_pct, "pct"),
     ("exact%", lambda g: g.exact_pct, "pct"),
     ("clean%", lambda g: g.clean_pct, "pct"),
@@ -113,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print_table(summary, baseline_summary, resolved.options.size_unit, resolved.options.max_size)
+        print_table(summary, baseline_summary, resolved.options.size_unit, resolved.options.max_size,
+                    resolved.options.tokenizer)
 
     if not args.quiet:
         for line in tally.summary_lines(seconds, jobs, verb="Measured"):
@@ -124,13 +127,17 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def print_table(summary: Summary, baseline: Summary | None, unit: str, max_size: int) -> None:
+def tokenizer_note(tokenizer: str | None) -> str:
+    return f", tokens counted with {tokenizer}" if tokenizer else ""
+
+
+def print_table(summary: Summary, baseline: Summary | None, unit: str, max_size: int, tokenizer: str | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
     console = Console(width=None if sys.stdout.isatty() else 200, highlight=False)
-    console.print(Text(f"Chunk quality (size in {unit}, max {max_size})", style="bold"))
+    console.print(Text(f"Chunk quality (size in {unit}, max {max_size}{tokenizer_note(tokenizer)})", style="bold"))
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("language")
     if baseline is not None:

@@ -221,6 +221,9 @@ def print_table(console: Console, result: SweepResult, current: int | None,
     from rich.text import Text
 
     unit = result.settings[0].options.size_unit if "size_unit" not in result.varied else "unit"
+    tokenizer = result.settings[0].options.tokenizer if result.settings else None
+    if tokenizer:
+        unit += f", tokens counted with {tokenizer}"
     console.print(Text(f"Sweep of {plural(result.files, 'file')} (sizes in {unit}; "
                        f"index = vectors of {result.embedding_dim} float32 + contextualized text)", style="bold"))
     table = Table(box=None, header_style="bold", pad_edge=False)

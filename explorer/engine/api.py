@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from .chunker import Span, iter_spans
-from .context import make_context_builder
+from .context import ContextBuilder, NoContextBuilder, make_context_builder
+from .fit import Fitter
 from .languages import GRAMMARS, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
-from .text import SourceText, last_lines
+from .text import SourceText, last_lines, text_measure
 
 _T = TypeVar("_T")
 
@@ -32,41 +33,133 @@ def iter_chunks(
     structure: Any = None,
     spans: Iterable[Span] | None = None,
     total: int | None = None,
+    is_cancelled: Callable[[], bool] | None = None,
 ) -> Iterator[Chunk]:
-    """Chunks of an already parsed file, built lazily (``total=None`` gives ``total_chunks=-1``)."""
-    src = parsed.source
+    """Chunks of an already parsed file, built lazily (``total=None`` gives ``total_chunks=-1``).
+
+    When sizes are checked on the final text (``fit="embedded"``, or any fit in tokens:
+    see engine/fit.py), a file's chunks are all made before the first is yielded (a chunk
+    over the limit makes the file be chunked again) and ``spans`` is not used."""
     builder = make_context_builder(parsed, options, parsed.path, structure)
-    overlap = options.overlap_lines if options.context_mode != "none" else 0
-    strategy = "lines" if parsed.tree is None else "ast"
-    unit = options.size_unit
-    size, nws = src.sizer(unit), src.sizer("nws")
-    char_offset = src.char_offset
-    ascii, data, whole = src.is_ascii, src.data, src.text
-    previous = ""
-    byte_at = char_at = 0  # where the previous chunk ended, in bytes and code points
+    if options.fit_embedded or options.size_unit == "tokens":
+        yield from _fitted_chunks(parsed, options, builder, is_cancelled)
+        return
+    make = _ChunkMaker(parsed, options, builder, None)
     for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
+        made = make(index, span, total)
+        assert isinstance(made, Chunk)  # without a fitter, every chunk is made
+        yield made
+
+
+def _fitted_chunks(
+    parsed: ParsedFile,
+    options: ChunkOptions,
+    builder: ContextBuilder | NoContextBuilder,
+    is_cancelled: Callable[[], bool] | None,
+) -> list[Chunk]:
+    fitter = Fitter(parsed, options, builder)
+    while True:
+        make = _ChunkMaker(parsed, options, builder, fitter)
+        chunks: list[Chunk] = []
+        for span in iter_spans(parsed, options, limits=fitter.limit_at):
+            made = make(len(chunks), span, -1)
+            if not isinstance(made, Chunk):
+                code_size, text = made
+                fitter.penalize(span.start, code_size, text)
+                break  # and chunk the file again, with less room on that line
+            chunks.append(made)
+            if is_cancelled is not None and len(chunks) % CANCEL_CHECK_EVERY == 0 and is_cancelled():
+                raise ChunkingCancelled
+        else:
+            for made in chunks:
+                made.total_chunks = len(chunks)
+            return chunks
+
+
+class _ChunkMaker:
+    """Makes the chunks of one file from its spans, in order (each chunk's overlap comes
+    from the one before). With a fitter, a chunk whose code alone is over the limit is not
+    made: the call returns the code's exact size and text instead."""
+
+    def __init__(
+        self,
+        parsed: ParsedFile,
+        options: ChunkOptions,
+        builder: ContextBuilder | NoContextBuilder,
+        fitter: Fitter | None,
+    ):
+        src = parsed.source
+        self.src, self.builder, self.fitter = src, builder, fitter
+        self.overlap = options.overlap_lines if options.context_mode != "none" else 0
+        self.strategy = "lines" if parsed.tree is None else "ast"
+        self.fallback = parsed.fallback
+        self.unit = unit = options.size_unit
+        counter = options.counter
+        self.counter = counter
+        self.clean_joins = unit == "tokens" and counter is not None and counter.clean_joins
+        self.size, self.nws = src.sizer(unit, counter), src.sizer("nws")
+        self.measure = text_measure(unit, counter)
+        self.max_size = options.max_size
+        self.previous = ""
+        self.byte_at = self.char_at = 0  # where the previous chunk ended, in bytes and code points
+
+    def __call__(self, index: int, span: Span, total: int | None) -> Chunk | tuple[int, str]:
+        src = self.src
         start, end = span.start, span.end
-        if ascii:
+        if src.is_ascii:
             char_start, char_end = start, end
-            text = whole[start:end]
+            text = src.text[start:end]
         else:
             # Chunks follow one another: count their code points from their bytes
             # (decoding is cheaper than listing every multi-byte run of the file).
-            char_start = char_at if start == byte_at else char_offset(start)
-            text = data[start:end].decode("utf-8", "surrogatepass")
+            char_start = self.char_at if start == self.byte_at else src.char_offset(start)
+            text = src.data[start:end].decode("utf-8", "surrogatepass")
             char_end = char_start + len(text)
-            byte_at, char_at = end, char_end
+        previous, overlap = self.previous, self.overlap
         overlap_text = last_lines(previous, overlap) if overlap and previous else ""
-        context = builder.context_for(start, end)
+        context = self.builder.context_for(start, end)
+        unit, counter, fitter = self.unit, self.counter, self.fitter
+        size = self.nws(start, end) if unit == "nws" else -1
+        if unit == "tokens":
+            # Exact: the sizer's count where counts add up (see SourceText._token_sizer), else the text's.
+            size = self.size(start, end) if self.clean_joins else counter.count(text)  # type: ignore[union-attr]
+            if size > self.max_size:
+                return size, text
+        if fitter is not None and fitter.embedded:
+            if unit == "tokens":
+                fitted = fitter.fit(context, text, overlap_text, size, code_exact=True)
+            else:
+                fitted = fitter.fit(context, text, overlap_text, size if size >= 0 else self.size(start, end))
+            if fitted is None:
+                return (size if size >= 0 else self.measure(text)), text
+            contextualized, embedded_size, overlap_text = fitted
+        else:
+            contextualized = self.builder.contextualize(context, text, overlap_text)
+            embedded_size = fitter.exact(contextualized, text, size) if fitter is not None else -1
+        if size < 0:
+            size = self.size(start, end)
+        if embedded_size < 0:
+            # The header and overlap come before the text: for the additive units, only
+            # they are left to measure (a tokens count is taken on the whole).
+            extra = len(contextualized) - len(text)
+            if unit == "tokens":
+                embedded_size = self.measure(contextualized)
+            else:
+                embedded_size = size + (self.measure(contextualized[:extra]) if extra else 0)
+        nws_size = size if unit == "nws" else self.nws(start, end)
+        tokens = embedded_tokens = None
+        if counter is not None:
+            tokens = size if unit == "tokens" else counter.count(text)
+            embedded_tokens = embedded_size if unit == "tokens" else counter.count(contextualized)
         first_line, last_line = src.line_range(start, end)
-        nws_size = nws(start, end)
-        yield Chunk(
+        self.previous, self.byte_at, self.char_at = text, end, char_end
+        return Chunk(
             text=text,
-            contextualized_text=builder.contextualize(context, text, overlap_text),
+            contextualized_text=contextualized,
             byte_range=Range(start, end),
             char_range=Range(char_start, char_end),
             line_range=Range(first_line, last_line),
-            size=nws_size if unit == "nws" else size(start, end),
+            size=size,
             size_unit=unit,
             nws=nws_size,
             index=index,
@@ -74,11 +167,14 @@ def iter_chunks(
             context=context,
             split_start=span.split_start,
             split_end=span.split_end,
-            strategy=strategy,
-            fallback_reason=parsed.fallback,
+            strategy=self.strategy,
+            fallback_reason=self.fallback,
             overlap_text=overlap_text,
+            embedded_size=embedded_size,
+            tokenizer=counter.name if counter is not None else None,
+            tokens=tokens,
+            embedded_tokens=embedded_tokens,
         )
-        previous = text
 
 
 class ChunkingCancelled(Exception):
@@ -107,6 +203,8 @@ def chunk_parsed(
     if paused:
         gc.disable()
     try:
+        if options.fit_embedded or options.size_unit == "tokens":
+            return list(iter_chunks(parsed, options, structure=structure, is_cancelled=is_cancelled))
         spans = _checked(iter_spans(parsed, options), is_cancelled)
         return _checked(
             iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), is_cancelled

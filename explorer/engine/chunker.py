@@ -77,13 +77,22 @@ class Span:
 TraceHook = Callable[[str, Piece, "int | None", "list[Piece] | None"], None]
 
 
-def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None) -> Iterator[Span]:
+def iter_spans(
+    parsed: ParsedFile,
+    options: ChunkOptions,
+    trace: TraceHook | None = None,
+    limits: Callable[[int], int] | None = None,
+) -> Iterator[Span]:
     """Yield the chunk spans of a parsed file in order. They tile the file exactly;
-    none is larger than ``options.max_size`` in ``options.size_unit``."""
+    none is larger than ``options.max_size`` in ``options.size_unit``, or with ``limits``,
+    than ``limits(start)`` for the chunk starting at byte ``start`` (the room the header
+    of a chunk starting there leaves: see engine/fit.py; it must depend on the line only)."""
     src = parsed.source
     if src.nws() == 0:
         return
-    size, limit = src.sizer(options.size_unit), options.max_size
+    size, limit = src.sizer(options.size_unit, options.counter), options.max_size
+    max_size = limit
+    limit_at: Callable[[int], int] = limits if limits is not None else (lambda _start: max_size)
     root = parsed.root
     data = src.data
     line_ends = _LINE_ENDS
@@ -120,9 +129,11 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
                 if data[start - 1] in line_ends:  # the piece starts a line
                     line_piece_start, line_piece_cut = start, cut
                 continue
-        if piece_size <= limit:
+        if piece_size <= (limit_at(start) if limits is not None else max_size):
             if win_start is not None:
-                piece = _back_to_line_start(src, piece, win_start, size, limit, (line_piece_start, line_piece_cut))
+                piece = _back_to_line_start(
+                    src, piece, win_start, size, limit, limit_at, (line_piece_start, line_piece_cut)
+                )
                 if piece[0] != start:
                     start, end, nodes, cut = piece
                     piece_size = size(start, end)
@@ -132,6 +143,8 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
                     trace("close", Piece._make(piece), win_start, None)
                 yield Span(win_start, start, win_cut, cut)
             win_start, win_cut, win_size = start, cut, piece_size
+            if limits is not None:
+                limit = limits(start)
             line_piece_start = -1
             if trace:
                 trace("open", Piece._make(piece), win_start, None)
@@ -158,7 +171,7 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
             piece = Piece(win_start, end, None, win_cut)
         else:
             piece = Piece._make(piece)
-        cuts = list(_char_cuts(src, piece, size, limit))
+        cuts = list(_char_cuts(src, piece, size, limit_at(piece.start) if limits is not None else max_size))
         if trace:
             trace("split_chars", piece, None, [Piece(a, b, None, c) for a, b, c in cuts])
         for (start, end, cut), (_, _, next_cut) in zip(cuts, cuts[1:]):
@@ -167,6 +180,8 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
             yield Span(start, end, cut, next_cut)
         last = Piece(cuts[-1][0], cuts[-1][1], None, cuts[-1][2])
         win_start, win_cut, win_size = last.start, last.cut, size(last.start, last.end)
+        if limits is not None:
+            limit = limits(win_start)
         line_piece_start = -1
         if trace:
             trace("open", last, None, None)
@@ -209,10 +224,12 @@ def _back_to_line_start(
     win_start: int,
     size: Callable[[int, int], int],
     limit: int,
+    limit_at: Callable[[int], int],
     line_piece: tuple[int, str | None],
 ) -> tuple:
     """A piece about to start a chunk, moved to a line start when the sizes still
-    fit: back over indentation, back over whole pieces of the window that share its
+    fit (``limit``: the open window's; ``limit_at(start)``: a chunk's starting there):
+    back over indentation, back over whole pieces of the window that share its
     line (``line_piece`` is the start and cut of the window's last piece that starts
     a line), or forward over a line's blank rest."""
     start, end, nodes, cut = piece
@@ -221,16 +238,21 @@ def _back_to_line_start(
         return piece
     data = src.data
     if line_start > win_start and data[line_start:start].isspace():
-        if size(line_start, end) <= limit:
+        if size(line_start, end) <= limit_at(line_start):
             return (line_start, end, nodes, cut)
         return piece
-    if line_piece[0] == line_start and line_start > win_start and size(line_start, end) <= limit:
+    if line_piece[0] == line_start and line_start > win_start and size(line_start, end) <= limit_at(line_start):
         # The window holds the start of this line as whole pieces (a header such as
         # `def name`): they move to the next chunk, so the cut falls at the line start.
         return (line_start, end, nodes, line_piece[1])
     # Or forward, when the rest of the line is blank (a string or comment opening with a newline).
     next_start = src.line_end_at(start)
-    if start < next_start < end and data[start:next_start].isspace() and size(win_start, next_start) <= limit:
+    if (
+        start < next_start < end
+        and data[start:next_start].isspace()
+        and size(win_start, next_start) <= limit
+        and size(next_start, end) <= limit_at(next_start)
+    ):
         return (next_start, end, nodes, cut)
     return piece
 

@@ -216,7 +216,10 @@ class ContextBuilder:
     # -- contextualized text -----------------------------------------------------------------
     def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
         """The chunk text with its header and overlap (see the module doc for the format)."""
-        header = self.header_lines(context)
+        return self.compose(self.header_lines(context), overlap_text, text)
+
+    def compose(self, header: list[str], overlap_text: str, text: str) -> str:
+        """Header lines, overlap and text joined as the contextualized text."""
         parts = header + [""] if header else []
         overlap = overlap_text.rstrip("\r\n")
         if overlap:
@@ -225,13 +228,18 @@ class ContextBuilder:
         return "\n".join(parts)
 
     def header_lines(self, context: dict[str, Any]) -> list[str]:
+        return [line for _, line in self.header_parts(context)]
+
+    def header_parts(self, context: dict[str, Any]) -> list[tuple[str, str]]:
+        """The header lines, each with its kind: ``path``, ``scope``, ``defines``, ``uses``,
+        ``siblings_before`` (the ``After:`` line) and ``siblings_after`` (``Before:``)."""
         lines = []
         filepath = context.get("filepath")
         if filepath:
-            lines.append(self._path_line(filepath))
+            lines.append(("path", self._path_line(filepath)))
         scope = context.get("scope") or []
         if scope:
-            lines.append(self._line("Scope: " + " > ".join(e["name"] for e in reversed(scope))))
+            lines.append(("scope", self._line("Scope: " + " > ".join(e["name"] for e in reversed(scope)))))
         if self.mode != "full":
             return lines
         defines = [
@@ -240,16 +248,16 @@ class ContextBuilder:
             if e["type"] not in NON_SCOPE_TYPES
         ]
         if defines:
-            lines.append(self._line("Defines: " + _capped(defines, MAX_DEFINES)))
+            lines.append(("defines", self._line("Defines: " + _capped(defines, MAX_DEFINES))))
         imports = context.get("imports") or []
         if imports:
-            lines.append(self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES)))
+            lines.append(("uses", self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES))))
         siblings = context.get("siblings") or []
         key = "signature" if self.options.sibling_detail == "signatures" else "name"
         for position, label in (("before", "After"), ("after", "Before")):
             names = [s.get(key) or s["name"] for s in siblings if s["position"] == position]
             if names:
-                lines.append(self._line(f"{label}: " + ", ".join(names)))
+                lines.append((f"siblings_{position}", self._line(f"{label}: " + ", ".join(names))))
         return lines
 
     def _path_line(self, filepath: str) -> str:
@@ -306,6 +314,12 @@ class NoContextBuilder:
 
     def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
         return text
+
+    def compose(self, header: list[str], overlap_text: str, text: str) -> str:
+        return text
+
+    def header_parts(self, context: dict[str, Any]) -> list[tuple[str, str]]:
+        return []
 
 
 def make_context_builder(

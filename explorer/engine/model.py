@@ -46,6 +46,12 @@ class Chunk:
     strategy: str = "ast"
     fallback_reason: str | None = None
     overlap_text: str = ""
+    #: The size of ``contextualized_text`` (what a pipeline embeds) in ``size_unit``.
+    embedded_size: int = -1
+    #: With a tokenizer: its name and the token counts of ``text`` and ``contextualized_text``.
+    tokenizer: str | None = None
+    tokens: int | None = None
+    embedded_tokens: int | None = None
 
     @property
     def forced_split(self) -> bool:
@@ -69,4 +75,10 @@ class Chunk:
             "strategy": self.strategy,
             "fallbackReason": self.fallback_reason,
             "overlapText": self.overlap_text,
+            "embeddedSize": self.embedded_size,
+            **(
+                {"tokenizer": self.tokenizer, "tokens": self.tokens, "embeddedTokens": self.embedded_tokens}
+                if self.tokenizer is not None
+                else {}
+            ),
         }

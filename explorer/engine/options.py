@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-SIZE_UNITS = ("nws", "chars", "lines")
+if TYPE_CHECKING:
+    from .tokens import TokenCounter
+
+SIZE_UNITS = ("nws", "chars", "lines", "tokens")
 STRATEGIES = ("ast", "lines")
 CONTEXT_MODES = ("none", "minimal", "full")
 SIBLING_DETAILS = ("none", "names", "signatures")
+#: What ``max_size`` binds: the chunk's ``text``, or its ``contextualized_text`` (header +
+#: overlap + code, what a pipeline embeds); ``auto`` is ``embedded`` for tokens, else ``text``.
+FITS = ("auto", "text", "embedded")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +30,11 @@ class ChunkOptions:
     max_siblings: int = 3
     #: Raise UnsupportedLanguageError for a file with no grammar instead of chunking it by lines.
     strict: bool = False
+    #: The tokenizer tokens are counted with: an encoding name or a tokenizer.json path
+    #: (see engine/tokens.py). Needed by size_unit="tokens"; with another unit, chunks also
+    #: report their token counts.
+    tokenizer: str | None = None
+    fit: str = "auto"
 
     def __post_init__(self) -> None:
         _check_int("max_size", self.max_size, minimum=1)
@@ -35,6 +46,18 @@ class ChunkOptions:
         _check_choice("sibling_detail", self.sibling_detail, SIBLING_DETAILS)
         _check_bool("filter_imports", self.filter_imports)
         _check_bool("strict", self.strict)
+        _check_choice("fit", self.fit, FITS)
+        if self.tokenizer is not None:
+            from .tokens import get_counter
+
+            get_counter(self.tokenizer)  # a bad name or file is reported now, before any work
+        elif self.size_unit == "tokens":
+            from .tokens import ENCODINGS, TokenizerError
+
+            raise TokenizerError(
+                "size_unit 'tokens' needs a tokenizer: set tokenizer to an encoding name "
+                f"({', '.join(ENCODINGS)}) or to the path of the model's tokenizer.json"
+            )
         if self.language is not None:
             from .languages import resolve_language
 
@@ -70,6 +93,20 @@ class ChunkOptions:
                 f"valid options: {', '.join(sorted(known))}"
             )
         return replace(base or cls(), **overrides)
+
+    @property
+    def fit_embedded(self) -> bool:
+        """Whether ``max_size`` binds the contextualized text (see ``FITS``)."""
+        return self.fit == "embedded" or (self.fit == "auto" and self.size_unit == "tokens")
+
+    @property
+    def counter(self) -> TokenCounter | None:
+        """The token counter of ``tokenizer`` (None without one); loaded once per name."""
+        if self.tokenizer is None:
+            return None
+        from .tokens import get_counter
+
+        return get_counter(self.tokenizer)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -55,7 +55,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -64,6 +64,9 @@ from .languages import get_language
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .text import WHITESPACE, SourceText
+
+if TYPE_CHECKING:
+    from .tokens import TokenCounter
 
 #: Chunks with fewer non-whitespace characters than this are fragments ("tiny").
 TINY_NWS = 50
@@ -199,6 +202,9 @@ class FileMetrics:
     doc_split: int = 0
     splits: list[SplitDefinition] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    #: Chunks whose contextualized text (what is embedded) is over max_size; None when
+    #: measured from byte ranges alone (see :func:`embedded_over`).
+    embedded_over: int | None = None
 
     @property
     def chunks(self) -> int:
@@ -254,6 +260,7 @@ def measure_file(
     unit = options.size_unit if size_unit is None else size_unit
     src = parsed.source
     spans = sorted(_as_spans(chunks, src), key=lambda s: (s[0], s[1]))
+    counter = options.counter if unit == "tokens" else None
     metrics = FileMetrics(
         path=parsed.path,
         language=parsed.language,
@@ -262,17 +269,28 @@ def measure_file(
         bytes=len(src.data),
         nws=src.nws(),
         has_tree=parsed.tree is not None,
-        sizes=[src.measure(unit, s, e) for s, e, _ in spans],
+        # In tokens, each chunk's text is counted exactly (range sizes in tokens are estimates).
+        sizes=[counter.count(t) for _, _, t in spans] if counter else [src.measure(unit, s, e) for s, e, _ in spans],
         chunk_nws=[src.nws(s, e) for s, e, _ in spans],
         exact=_is_exact(src, spans),
         nws_covered=_covered_nws(src, spans),
         seconds=dict(seconds or {}),
+        embedded_over=embedded_over(chunks, max_size, unit),
     )
     root = parsed.root
     if root is not None and spans:
-        metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, unit=unit)
-        _measure_definitions(metrics, parsed, root, spans)
+        metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, unit=unit, counter=counter)
+        _measure_definitions(metrics, parsed, root, spans, counter)
     return metrics
+
+
+def embedded_over(chunks: Sequence[Any], max_size: int, unit: str) -> int | None:
+    """How many chunks have a contextualized text (header + overlap + code: what is
+    embedded) over ``max_size`` in ``unit``; None unless ``chunks`` are ``Chunk`` objects
+    measured in that unit."""
+    if not all(hasattr(c, "embedded_size") and c.size_unit == unit for c in chunks):
+        return None
+    return sum(1 for c in chunks if c.embedded_size > max_size)
 
 
 def _as_spans(chunks: Sequence[Any], src: SourceText) -> list[tuple[int, int, str]]:
@@ -344,13 +362,15 @@ def _parent_and_next(root: Node, c: int) -> tuple[Node, Node | None]:
     return parent, below
 
 
-def classify_cut(src: SourceText, root: Node, c: int, *, max_size: int = 0, unit: str = "nws") -> Cut:
+def classify_cut(
+    src: SourceText, root: Node, c: int, *, max_size: int = 0, unit: str = "nws", counter: TokenCounter | None = None
+) -> Cut:
     """Classify one cut offset (already moved past whitespace) against the tree."""
     parent, nxt = _parent_and_next(root, c)
     line = src.line_of(c)
     midline = bool(src.data[src.line_start(line) : c].translate(None, WHITESPACE))
     if nxt is None or nxt.start_byte != c:
-        oversized = max_size > 0 and src.measure(unit, parent.start_byte, parent.end_byte) > max_size
+        oversized = max_size > 0 and src.measure(unit, parent.start_byte, parent.end_byte, counter) > max_size
         after = nxt.type if nxt is not None else None
         return Cut(c, line, "token", midline, parent.type, None, after, oversized)
     before = nxt.prev_named_sibling
@@ -363,9 +383,15 @@ def classify_cut(src: SourceText, root: Node, c: int, *, max_size: int = 0, unit
 
 
 def classify_cuts(
-    src: SourceText, root: Node, spans: Iterable[tuple[Any, ...]], *, max_size: int = 0, unit: str = "nws"
+    src: SourceText,
+    root: Node,
+    spans: Iterable[tuple[Any, ...]],
+    *,
+    max_size: int = 0,
+    unit: str = "nws",
+    counter: TokenCounter | None = None,
 ) -> list[Cut]:
-    return [classify_cut(src, root, c, max_size=max_size, unit=unit) for c in cut_offsets(src.data, spans)]
+    return [classify_cut(src, root, c, max_size=max_size, unit=unit, counter=counter) for c in cut_offsets(src.data, spans)]
 
 
 # -- definitions and their comments ----------------------------------------------------
@@ -470,7 +496,13 @@ def doc_block_start(comments: list[tuple[int, int]], comment_ends: list[int], da
     return comments[k][0]
 
 
-def _measure_definitions(metrics: FileMetrics, parsed: ParsedFile, root: Node, spans: list[tuple[int, int, str]]) -> None:
+def _measure_definitions(
+    metrics: FileMetrics,
+    parsed: ParsedFile,
+    root: Node,
+    spans: list[tuple[int, int, str]],
+    counter: TokenCounter | None = None,
+) -> None:
     src, unit, limit = parsed.source, metrics.size_unit, metrics.max_size
     starts = [s for s, _, _ in spans]
     reach = list(accumulate((e for _, e, _ in spans), max))
@@ -486,7 +518,7 @@ def _measure_definitions(metrics: FileMetrics, parsed: ParsedFile, root: Node, s
     comments = comment_spans(root, language, src.data, captures)
     comment_ends = [e for _, e in comments]
     for start, end, kind, top in definition_spans(root, language, captures):
-        size = src.measure(unit, start, end)
+        size = src.measure(unit, start, end, counter)
         if size <= limit:
             split = not held(start, end)
             metrics.any_fit += 1
@@ -498,7 +530,7 @@ def _measure_definitions(metrics: FileMetrics, parsed: ParsedFile, root: Node, s
                 metrics.splits.append(SplitDefinition("top" if top else "nested", kind, start, end, src.line_of(start), size))
         doc = doc_block_start(comments, comment_ends, src.data, start)
         if doc is not None:
-            size = src.measure(unit, doc, end)
+            size = src.measure(unit, doc, end, counter)
             if size <= limit:
                 split = not held(doc, end)
                 metrics.doc_fit += 1
@@ -545,6 +577,9 @@ class GroupSummary:
     sizes: list[int] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     timed_bytes: dict[str, int] = field(default_factory=dict)
+    #: Chunks whose embedded text is over max_size, and the chunks that was asked of.
+    embedded_over: int = 0
+    embedded_measured: int = 0
 
     def add(self, m: FileMetrics) -> None:
         self.files += 1
@@ -567,6 +602,9 @@ class GroupSummary:
         self.doc_fit += m.doc_fit
         self.doc_split += m.doc_split
         self.sizes.extend(m.sizes)
+        if m.embedded_over is not None:
+            self.embedded_over += m.embedded_over
+            self.embedded_measured += m.chunks
         for key, value in m.seconds.items():
             self.seconds[key] = self.seconds.get(key, 0.0) + value
             self.timed_bytes[key] = self.timed_bytes.get(key, 0) + m.bytes
@@ -590,6 +628,11 @@ class GroupSummary:
     @property
     def over_pct(self) -> float | None:
         return _pct(self.over, self.chunks)
+
+    @property
+    def embedded_over_pct(self) -> float | None:
+        """over% of the contextualized texts (header + overlap + code)."""
+        return _pct(self.embedded_over, self.embedded_measured)
 
     @property
     def tiny_pct(self) -> float | None:
@@ -643,6 +686,7 @@ class GroupSummary:
             "chunks": self.chunks,
             "size": self.size_stats(),
             "overPct": r(self.over_pct),
+            "embeddedOverPct": r(self.embedded_over_pct),
             "tinyPct": r(self.tiny_pct),
             "exactPct": r(self.exact_pct),
             "nwsCoveragePct": r(self.coverage_pct),

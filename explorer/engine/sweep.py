@@ -49,6 +49,7 @@ DEFAULT_MAX_SIZES = {
     "nws": (500, 1000, 1500, 2000, 3000),
     "chars": (1000, 2000, 3000, 4000, 6000),
     "lines": (25, 50, 75, 100, 150),
+    "tokens": (256, 384, 512, 1024, 2048),
 }
 
 #: Dimensions of the embedding vectors the index size is estimated for.

@@ -94,7 +94,7 @@ class _Narrator:
     def __init__(self, parsed: ParsedFile, options: ChunkOptions):
         self.parsed = parsed
         self.src = parsed.source
-        self.size = self.src.sizer(options.size_unit)
+        self.size = self.src.sizer(options.size_unit, options.counter)
         self.unit = options.size_unit
         self.limit = options.max_size
         self.pending: list[TraceStep] = []

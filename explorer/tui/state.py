@@ -56,6 +56,9 @@ class ChunkStats:
     tiny: int
     #: Chunk counts per size bin: HISTOGRAM_BINS bins over [0, max_size], then the oversized ones.
     histogram: tuple[int, ...]
+    #: Chunks whose contextualized text (header + overlap + code) is over max_size.
+    embedded_over: int = 0
+    tokenizer: str | None = None
 
     @classmethod
     def of(cls, chunks: list[Chunk] | tuple[Chunk, ...], options: ChunkOptions) -> ChunkStats:
@@ -76,6 +79,8 @@ class ChunkStats:
             over=sum(1 for s in sizes if s > options.max_size),
             tiny=sum(1 for c in chunks if c.nws < TINY_NWS),
             histogram=tuple(bins),
+            embedded_over=sum(1 for c in chunks if c.embedded_size > options.max_size),
+            tokenizer=options.tokenizer,
         )
 
 

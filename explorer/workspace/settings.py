@@ -28,6 +28,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
+from ..engine.tokens import is_path_spec
 from .atomic import write_atomic
 from .gitignore import find_worktree_top
 from .walk import SETTINGS_FILE, WalkOptions, parse_size
@@ -137,6 +138,8 @@ def settings_from_dict(data: dict[str, Any], path: str | None = None) -> Setting
     extra = {k: v for k, v in data.items() if k not in (CHUNK_TABLE, WALK_TABLE)}
 
     chunk_values = {_CHUNK_ALIASES.get(k, k): v for k, v in ((_key(k), v) for k, v in chunk_table.items())}
+    if path is not None and isinstance(chunk_values.get("tokenizer"), str) and is_path_spec(chunk_values["tokenizer"]):
+        chunk_values["tokenizer"] = _tokenizer_path(chunk_values["tokenizer"], path)
     try:
         options = ChunkOptions.build(None, **chunk_values)
     except (ValueError, TypeError) as exc:
@@ -193,7 +196,11 @@ def save_settings(
         for line in _HEADER.splitlines():
             document.add(tomlkit.comment(line.lstrip("# ")))
         document.add(tomlkit.nl())
-    _update_values(_table_of(document, CHUNK_TABLE, path), settings_chunk_values(options), _CHUNK_ALIASES)
+    values = settings_chunk_values(options)
+    if isinstance(values.get("tokenizer"), str) and is_path_spec(values["tokenizer"]):
+        # Written relative to the settings file, as it is read back (and the repository moves with it).
+        values["tokenizer"] = os.path.relpath(os.path.abspath(values["tokenizer"]), os.path.dirname(os.path.abspath(path)))
+    _update_values(_table_of(document, CHUNK_TABLE, path), values, _CHUNK_ALIASES)
     if walk is not None:
         _update_values(_table_of(document, WALK_TABLE, path), settings_walk_values(walk), {})
     write_atomic(path, tomlkit.dumps(document))
@@ -246,6 +253,20 @@ def _update_values(container: Any, values: dict[str, Any], aliases: dict[str, st
     for item in trailing:
         container.add(item)
 
+
+
+def _tokenizer_path(value: str, settings_path: str) -> str:
+    """A tokenizer.json named by a settings file: relative to the file's folder, and inside the
+    repository holding it (the file is untrusted: it must not point the run at other files)."""
+    folder = os.path.dirname(os.path.abspath(settings_path))
+    root = find_worktree_top(folder) or folder
+    resolved = os.path.realpath(os.path.join(folder, value))
+    if os.path.commonpath([resolved, os.path.realpath(root)]) != os.path.realpath(root):
+        raise SettingsError(
+            f"{settings_path}: [{CHUNK_TABLE}] tokenizer {value!r} is outside the repository ({root}); "
+            "a settings file may only name a tokenizer.json inside it (give another with --tokenizer)"
+        )
+    return os.path.join(folder, value)
 
 
 def _check_top_level(data: dict[str, Any], where: str) -> None:

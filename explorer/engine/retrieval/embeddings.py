@@ -47,6 +47,8 @@ class EmbeddingEndpoint:
     query_prefix: str = ""
     document_prefix: str = ""
     max_tokens: int | None = None
+    #: The model's tokenizer (see engine/tokens.py): ``max_tokens`` is then checked by an exact count.
+    tokenizer: str | None = None
     backoff: float = 0.5  # seconds before the first retry, doubling after (at most 8)
 
     @property
@@ -59,6 +61,21 @@ def estimated_tokens(text: str) -> int:
     """A floor on a text's model tokens: words and punctuation marks (subword
     tokenizers split further, so a chunk above the window by this count is surely over)."""
     return len(_PIECE.findall(text))
+
+
+def over_window(documents: Sequence[str], endpoint: EmbeddingEndpoint) -> int:
+    """How many documents (with the document prefix) are longer than ``endpoint.max_tokens``:
+    exactly with the endpoint's tokenizer, else at least so many (:func:`estimated_tokens`)."""
+    limit = endpoint.max_tokens
+    if limit is None:
+        return 0
+    if endpoint.tokenizer is not None:
+        from ..tokens import get_counter
+
+        count = get_counter(endpoint.tokenizer).count
+        return sum(1 for d in documents if count(endpoint.document_prefix + d) > limit)
+    prefix = estimated_tokens(endpoint.document_prefix)
+    return sum(1 for d in documents if prefix + estimated_tokens(d) > limit)
 
 
 class VectorCache:
@@ -227,8 +244,7 @@ class EmbeddingRetriever:
                                           on_progress=queries_progress, should_stop=should_stop)
         notes = {"embedded": self.client.embedded - before[0], "cached": self.client.cached - before[1]}
         if endpoint.max_tokens is not None:
-            prefix = estimated_tokens(endpoint.document_prefix)
-            notes["over_window"] = sum(1 for d in documents if prefix + estimated_tokens(d) > endpoint.max_tokens)
+            notes["over_window"] = over_window(documents, endpoint)
         if not len(documents) or not len(queries):
             return Ranking(np.full((len(queries), max(0, k)), -1, dtype=np.int64), notes)
         if doc_vectors.shape[1] != query_vectors.shape[1]:

@@ -183,7 +183,8 @@ class ChunkList(ScrollView, can_focus=True):
         base = self.rows.base
         style = self.get_component_rich_style("chunk-list--header")
         unit = self.chunking.options.size_unit if self.chunking else ""
-        text = f"{'#':>5} {'lines':<13}{'size':<{BAR_CELLS + 1}}{unit:>6}  defines"
+        # "embed": the size of the contextualized text, what a pipeline embeds, in the same unit
+        text = f"{'#':>5} {'lines':<13}{'size':<{BAR_CELLS + 1}}{unit:>6} {'embed':>6}  defines"
         return Strip([Segment(text, style)]).crop_extend(0, width, base)
 
     def _row(self, index: int, width: int) -> Strip:
@@ -200,7 +201,9 @@ class ChunkList(ScrollView, can_focus=True):
         text.append(f"{lines:<13}", style("chunk-list--lines", partial=True))
         bar_style = "chunk-list--bar-over" if chunk.size > limit else "chunk-list--bar"
         text.append(size_bar(chunk.size, limit), style(bar_style, partial=True))
-        text.append(f" {chunk.size:>6}  ", style("chunk-list--size", partial=True))
+        text.append(f" {chunk.size:>6} ", style("chunk-list--size", partial=True))
+        embedded = "chunk-list--bar-over" if chunk.embedded_size > limit else "chunk-list--size"
+        text.append(f"{chunk.embedded_size:>6}  ", style(embedded, partial=True))
         for flag, component in chunk_flags(chunk, limit):
             text.append(flag, style(component, partial=True))
             text.append(" ")

@@ -1,4 +1,4 @@
-"""The parameter form: max size, unit, overlap, language, context mode, strategy.
+"""The parameter form: max size, unit, overlap, language, context mode, strategy, tokenizer, fit.
 
 State flows down (``show_options``); edits flow up as ``OptionsChanged``. Typing
 in a number field is debounced so "2000" is one change, not four; Enter applies at once.
@@ -14,7 +14,8 @@ from textual.validation import Integer
 from textual.widgets import Input, Label, Select
 
 from explorer.engine.languages import GRAMMARS
-from explorer.engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
+from explorer.engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
+from explorer.engine.tokens import ENCODINGS
 
 from ...messages import OptionsChanged
 
@@ -65,6 +66,11 @@ class ParamsPanel(Grid):
         yield Label("strategy")
         yield Select([(s, s) for s in STRATEGIES], value=options.strategy, allow_blank=False, compact=True,
                      id="strategy")
+        yield Label("tokenizer")
+        yield Input(options.tokenizer or "", compact=True, id="tokenizer", placeholder="none",
+                    tooltip=f"an encoding ({', '.join(ENCODINGS)}) or the path of a tokenizer.json; Enter applies")
+        yield Label("fit")
+        yield Select([(f, f) for f in FITS], value=options.fit, allow_blank=False, compact=True, id="fit")
 
     def show_options(self, options: ChunkOptions) -> None:
         """Reflect options set elsewhere (keys, palette, settings) without echoing them back."""
@@ -72,7 +78,11 @@ class ParamsPanel(Grid):
         if not self.is_mounted:
             return
         with self.prevent(Input.Changed, Select.Changed):
-            for selector, value in (("#max-size", str(options.max_size)), ("#overlap", str(options.overlap_lines))):
+            for selector, value in (
+                ("#max-size", str(options.max_size)),
+                ("#overlap", str(options.overlap_lines)),
+                ("#tokenizer", options.tokenizer or ""),
+            ):
                 field = self.query_one(selector, Input)
                 if field.value != value:
                     field.value = value
@@ -81,6 +91,7 @@ class ParamsPanel(Grid):
                 ("#context-mode", options.context_mode),
                 ("#language", options.language or AUTO),
                 ("#strategy", options.strategy),
+                ("#fit", options.fit),
             ):
                 select = self.query_one(selector, Select)
                 if select.value != value:
@@ -108,6 +119,8 @@ class ParamsPanel(Grid):
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
+        if event.input.id == "tokenizer":
+            return  # a name or path is applied on Enter: loading one per keystroke would only fail
         if self._typing is not None:
             self._typing.stop()
         self._typing = self.set_timer(TYPING_DELAY, self._apply_numbers)
@@ -115,6 +128,11 @@ class ParamsPanel(Grid):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if event.input.id == "tokenizer":
+            value = event.value.strip() or None
+            if value != self.options.tokenizer:
+                self._apply(tokenizer=value)
+            return
         if self._typing is not None:
             self._typing.stop()
         self._apply_numbers()
@@ -128,10 +146,15 @@ class ParamsPanel(Grid):
     @on(Select.Changed)
     def _picked(self, event: Select.Changed) -> None:
         event.stop()
-        names = {"size-unit": "size_unit", "context-mode": "context_mode", "language": "language", "strategy": "strategy"}
+        names = {"size-unit": "size_unit", "context-mode": "context_mode", "language": "language", "strategy": "strategy",
+                 "fit": "fit"}
         name = names.get(event.select.id or "")
         if name is None or event.value is Select.BLANK:
             return
         value = None if name == "language" and event.value == AUTO else event.value
-        if getattr(self.options, name) != value:
+        if name == "size_unit" and value == "tokens" and self.options.tokenizer is None:
+            # Tokens are counted with a tokenizer: start with the first offline encoding.
+            self._apply(size_unit=value, tokenizer=ENCODINGS[0])
+            self.show_options(self.options)
+        elif getattr(self.options, name) != value:
             self._apply(**{name: value})

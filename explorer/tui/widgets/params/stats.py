@@ -44,7 +44,8 @@ def histogram(stats: ChunkStats) -> Text:
 
 def limit_text(options: ChunkOptions) -> str:
     """What the figures were computed for: ``max 300 nws``."""
-    return f"max {options.max_size} {options.size_unit}"
+    counted_with = f" ({options.tokenizer})" if options.tokenizer else ""
+    return f"max {options.max_size} {options.size_unit}{counted_with}"
 
 
 def stats_text(document: Document | None, *, show_timings: bool, pending: ChunkOptions | None = None) -> Text:
@@ -64,7 +65,7 @@ def stats_text(document: Document | None, *, show_timings: bool, pending: ChunkO
     count, noun = counted(stats.count, "chunk").split(" ", 1)
     text.append(count, VALUE)
     text.append(f" {noun}", LABEL)
-    text.append(f"  ·  {stats.unit} ", LABEL)
+    text.append(f"  ·  {stats.unit}{f' ({stats.tokenizer})' if stats.tokenizer else ''} ", LABEL)
     for name, value in (("min", stats.smallest), ("median", stats.median), ("max", stats.largest)):
         text.append(f"{name} ", LABEL)
         text.append(f"{value:g}" if isinstance(value, float) else f"{value}", VALUE)
@@ -72,6 +73,8 @@ def stats_text(document: Document | None, *, show_timings: bool, pending: ChunkO
     text.append("\n")
     text.append("over ", LABEL)
     text.append(f"{stats.over}", BAD if stats.over else GOOD)
+    text.append("  embedded over ", LABEL)
+    text.append(f"{stats.embedded_over}", BAD if stats.embedded_over else GOOD)
     text.append("  tiny ", LABEL)
     text.append(f"{stats.tiny}", BAD if stats.tiny else GOOD)
     if file.parsed.parse_error:

@@ -1,0 +1,159 @@
+"""Fitting what is embedded within ``max_size``.
+
+With ``fit="embedded"`` (the default for the ``tokens`` unit), ``max_size`` binds each
+chunk's ``contextualized_text``: header, overlap and code together. Two steps make it so:
+
+1. *Room for the header, while packing.* The chunker packs code into a window whose limit
+   is ``max_size`` less a reserve for the parts of the header a chunk starting there
+   keeps in any case: the path line, the scope line (the entities around the window's
+   first line) and the overlap (the lines before it). The reserve takes at most half of
+   ``max_size``: past that, the code gets half and those parts give way like the others.
+2. *Giving way, per chunk.* The full header is tried first; while the chunk's embedded
+   text is over the limit, header parts are left out in the order of :data:`GIVE_WAY`:
+   the siblings after the chunk (``Before:``), the siblings before it (``After:``), the
+   imports (``Uses:``), the definitions (``Defines:``), the overlap, the scope, the path.
+   Code is never cut to fit: when the code alone is over the limit (token counts merge
+   across lines, so the chunker's estimate can be a little short), the window starting
+   on that line gets a smaller limit and the file is chunked again; the cut still falls
+   at a clean boundary, the same as any other cut.
+
+Every size used for the decision is an exact measure of the final text (for tokens, the
+tokenizer's own count), so no chunk is ever over the limit. Only a ``max_size`` below the
+size of a single character (a few tokens) cannot be met: that raises ``ValueError``.
+
+With ``fit="text"`` in the tokens unit, the same exact check binds the chunk's ``text``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import MAX_SCOPE, ContextBuilder, NoContextBuilder
+from .options import ChunkOptions
+from .parse import ParsedFile
+from .text import text_measure
+from .tokens import starts_clean
+
+#: The order in which the header's parts give way to the code (first leaves first).
+GIVE_WAY = ("siblings_after", "siblings_before", "uses", "defines", "overlap", "scope", "path")
+
+#: The reserve for the path, scope and overlap is at most this share of ``max_size``.
+MAX_RESERVE_SHARE = 0.5
+
+
+class Fitter:
+    """The per-line limits for the chunker and the per-chunk fitting of one file."""
+
+    def __init__(self, parsed: ParsedFile, options: ChunkOptions, builder: ContextBuilder | NoContextBuilder):
+        self.src = parsed.source
+        self.options = options
+        self.builder = builder
+        self.max_size = options.max_size
+        self.unit = options.size_unit
+        self.embedded = options.fit_embedded
+        counter = options.counter if self.unit == "tokens" else None
+        self.measure = text_measure(self.unit, counter)
+        #: Whether a header counts on its own (its text's count added): see :meth:`exact`.
+        self._clean_joins = counter is not None and counter.clean_joins
+        self._count = counter.count if counter is not None else self.measure
+        #: Tokens a Hugging Face tokenizer adds around every input; pieces are counted without.
+        self.special = counter.special if counter is not None else 0
+        self._piece_measure = counter.count_piece if counter is not None else self.measure
+        self._pieces: dict[str, int] = {}
+        self.overlap_lines = options.overlap_lines if options.context_mode != "none" else 0
+        self._limits: dict[int, int] = {}
+        self._penalty: dict[int, int] = {}
+
+    # -- while packing ---------------------------------------------------------------
+    def limit_at(self, start: int) -> int:
+        """The most code a chunk starting at byte ``start`` may hold (the same for a whole line)."""
+        line = self.src.line_of(start)
+        limit = self._limits.get(line)
+        if limit is None:
+            room = self.max_size - self.special
+            if self.embedded:
+                room = max(room - self._reserve(line), int(self.max_size * MAX_RESERVE_SHARE))
+            limit = self._limits[line] = max(1, room - self._penalty.get(line, 0))
+        return limit
+
+    def _reserve(self, line: int) -> int:
+        """An estimate of the path line, scope line and overlap of a chunk starting on ``line``."""
+        builder = self.builder
+        if not isinstance(builder, ContextBuilder):
+            return 0
+        src = self.src
+        start = src.line_start(line)
+        scope, _ = builder.structure.scope.around(start, start + 1, MAX_SCOPE)
+        context: dict[str, Any] = {"filepath": builder.filepath, "scope": [{"name": e.name} for e in scope]}
+        header = builder.header_lines(context)
+        overlap = ""
+        if self.overlap_lines and line > 0:
+            overlap = src.slice(src.line_start(max(0, line - self.overlap_lines)), start)
+        return self._piece(builder.compose(header, overlap, ""))
+
+    def penalize(self, start: int, code_size: int, text: str) -> None:
+        """The code of the chunk starting at ``start`` is over the limit on its own
+        (``code_size``): give windows starting on that line less room. Raises ValueError
+        when the room is down to a single unit already."""
+        line = self.src.line_of(start)
+        if self.limit_at(start) <= 1:
+            raise ValueError(
+                f"max_size {self.max_size} {self.unit} is too small: the text {text[:20]!r} alone "
+                f"measures {code_size} {self.unit}; raise max_size"
+            )
+        before = self._penalty.get(line, 0)
+        # Doubling beyond the excess: a few rounds at most, even when estimates keep falling short.
+        self._penalty[line] = before + max(code_size - self.max_size, before, 1)
+        self._limits.pop(line, None)
+
+    # -- per chunk -------------------------------------------------------------------
+    def exact(self, embedded: str, text: str, text_size: int | None) -> int:
+        """The exact size of ``embedded`` (``text`` after a header and overlap). With an
+        encoding whose counts add up after a line break (see engine/tokens.py), and the
+        text's exact count known, only the header and overlap are counted."""
+        if text_size is not None and len(embedded) == len(text):
+            return text_size
+        if text_size is not None and self._clean_joins and starts_clean(text):
+            return self._count(embedded[: len(embedded) - len(text)]) + text_size
+        return self.measure(embedded)
+
+    def fit(
+        self, context: dict[str, Any], text: str, overlap_text: str, code_size: int, code_exact: bool = False
+    ) -> tuple[str, int, str] | None:
+        """``(contextualized_text, its exact size, the overlap kept)`` within ``max_size``,
+        header parts left out in the order of :data:`GIVE_WAY`; None when even the code
+        alone is over (``code_size`` is the chunker's estimate of the code, or its exact
+        size with ``code_exact``)."""
+        builder, limit = self.builder, self.max_size
+        exact_code = code_size if code_exact else None
+        parts = builder.header_parts(context)
+        overlap = overlap_text if overlap_text.rstrip("\r\n") else ""
+        sizes = {kind: self._piece(line + "\n") for kind, line in parts}
+        present = set(sizes)
+        overlap_size = self._piece(builder.compose([], overlap, "")) if overlap else 0
+        if overlap:
+            present.add("overlap")
+        blank = self._piece("\n")
+        dropped: set[str] = set()
+        order = iter([kind for kind in GIVE_WAY if kind in present])
+        while True:
+            header = [line for kind, line in parts if kind not in dropped]
+            kept_overlap = "" if "overlap" in dropped else overlap
+            estimate = self.special + code_size + sum(size for kind, size in sizes.items() if kind not in dropped)
+            estimate += (blank if header else 0) + (overlap_size if kept_overlap else 0)
+            last = not header and not kept_overlap
+            # Estimates are close; the exact measure decides (and is what is reported).
+            if estimate <= limit or last:
+                embedded = builder.compose(header, kept_overlap, text)
+                size = self.exact(embedded, text, exact_code)
+                if size <= limit:
+                    return embedded, size, kept_overlap
+                if last:
+                    return None
+            dropped.add(next(order))
+
+    def _piece(self, text: str) -> int:
+        size = self._pieces.get(text)
+        if size is None:
+            size = self._pieces[text] = self._piece_measure(text)
+        return size
