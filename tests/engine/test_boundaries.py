@@ -10,10 +10,12 @@ from __future__ import annotations
 import pytest
 
 from explorer.engine.api import chunk, chunk_parsed, parse
-from explorer.engine.context import MAX_DEFINES, MAX_USES
+from explorer.engine.context import MAX_DEFINES, MAX_SCOPE, MAX_USES
 from explorer.engine.metrics import TINY_NWS, measure_file
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import MAX_NAMED_ERRORS
+from explorer.engine.retrieval.queries import DEFAULT_MIN_WORDS, doc_queries
+from explorer.engine.structure import extract_structure
 from explorer.engine.structure.signatures import MAX_SIGNATURE
 
 
@@ -182,3 +184,33 @@ def test_a_chunk_is_tiny_below_the_tiny_threshold_only(nws):
     chunks = chunk_parsed(parsed, options)
     assert [c.nws for c in chunks] == [nws]
     assert measure_file(parsed, chunks, options).tiny == (1 if nws < TINY_NWS else 0)
+
+
+# -- doc queries: the minimum number of words ----------------------------------------------------
+
+
+@pytest.mark.parametrize("words", [DEFAULT_MIN_WORDS - 1, DEFAULT_MIN_WORDS, DEFAULT_MIN_WORDS + 1])
+def test_a_doc_gives_a_query_from_the_minimum_number_of_words(words):
+    doc = " ".join(f"word{i}" for i in range(words))
+    code = f'def f():\n    """{doc}"""\n    return 1\n'
+    options = ChunkOptions()
+    parsed = parse("a.py", code, options)
+    drafts, edits = doc_queries(extract_structure(parsed))
+    if words < DEFAULT_MIN_WORDS:
+        assert (drafts, edits) == ([], [])
+    else:
+        assert [d.text for d in drafts] == [doc]
+        assert len(edits) == 1
+
+
+# -- scope chains: cut to the innermost MAX_SCOPE ------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [MAX_SCOPE - 1, MAX_SCOPE, MAX_SCOPE + 1])
+def test_a_scope_chain_keeps_the_innermost_entities_up_to_the_limit(depth):
+    code = "".join("    " * i + f"class C{i}:\n" for i in range(depth)) + "    " * depth + "x = 1"  # no newline:
+    # the last chunk ends where every class ends, so each one contains it
+    last = chunk("a.py", code, max_size=5)[-1]
+    assert last.text.strip() == "x = 1"
+    names = [e["name"] for e in last.context["scope"]]
+    assert names == [f"C{i}" for i in reversed(range(depth))][:MAX_SCOPE]

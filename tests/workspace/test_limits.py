@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.engine.files import FileTooLargeError, human_size, read_regular_file
+from explorer.workspace.gitignore import MAX_IGNORE_FILE_BYTES, IgnoreFile
 from explorer.workspace.settings import SETTINGS_MAX_BYTES, SettingsError, read_settings_file
 from explorer.workspace.walk import TOO_LARGE, WalkedFile, WalkOptions, parse_size, plan, walk
 
@@ -82,3 +83,19 @@ def test_parse_size_at_the_smallest_sizes(text, expected):
 def test_a_size_of_zero_is_refused(text):
     with pytest.raises(ValueError):
         WalkOptions(max_file_size=parse_size(text))
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_an_ignore_file_is_read_up_to_its_cap_and_a_larger_one_is_reported(tmp_path, extra):
+    rule = b"*.log\n"
+    path = tmp_path / ".gitignore"
+    path.write_bytes(rule + b"#" + b"x" * (MAX_IGNORE_FILE_BYTES + extra - len(rule) - 2) + b"\n")
+    assert path.stat().st_size == MAX_IGNORE_FILE_BYTES + extra
+    problems: list[str] = []
+    loaded = IgnoreFile.load(path, problems=problems)
+    if extra <= 0:
+        assert loaded is not None and [p.text for p in loaded.patterns] == ["*.log"]
+        assert problems == []
+    else:
+        assert loaded is None
+        assert problems == [f"{path}: too large ({human_size(MAX_IGNORE_FILE_BYTES + 1)} > {human_size(MAX_IGNORE_FILE_BYTES)})"]
