@@ -121,11 +121,19 @@ def prepare(work: Path, files: list[str], tests: list[str], timeout_multiplier: 
     """A copy of the package and the tests, with mutmut's settings for this pass."""
     work.mkdir(parents=True, exist_ok=True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("explorer", "tests"):
-        shutil.rmtree(work / name, ignore_errors=True)
-        shutil.copytree(ROOT / name, work / name, ignore=skip)
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    # Every top-level entry of the repository: tests read the README, the docs, the scripts.
+    entries = sorted({line.split("/", 1)[0] for line in tracked.splitlines()} - {"pyproject.toml"})
+    for name in entries:
+        source, target = ROOT / name, work / name
+        if source.is_dir():
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(source, target, ignore=skip, symlinks=True)
+        elif source.exists():
+            shutil.copy2(source, target)
     settings = {
         "source_paths": ["explorer"],
+        "also_copy": [name for name in entries if name != "explorer"],
         "only_mutate": files,
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": ["-p", "no:cacheprovider"],

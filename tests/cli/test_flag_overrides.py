@@ -9,6 +9,8 @@ value; the effective options are read back from the JSON the verbs print.
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +154,21 @@ def test_jobs_flag_is_the_job_count_in_sweep_json(cli, small):
     run = cli("sweep", small, "-q", "--json", "--max-size", "100", "-j", str(jobs))
     assert run.code == 0, run.err
     assert run.json()["run"]["jobs"] == jobs
+
+
+@pytest.fixture
+def documented(tmp_path):
+    """Files with docs long enough to give retrieval queries."""
+    root = tmp_path / "docs"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "engine", root)
+    return root
+
+
+def test_eval_overlap_zero_and_jobs_over_a_file_saying_otherwise(cli, documented):
+    settings(documented, "[chunk]\noverlap_lines = 2\n")
+    jobs = other_than_default()
+    run = cli("eval", documented, "--json", "-q", "-j", str(jobs), "--max-size", "500", "--overlap-lines", "0")
+    assert run.code == 0, run.err
+    document = run.json()
+    assert [s["options"]["overlap_lines"] for s in document["settings"]] == [0]
+    assert document["run"]["jobs"] == jobs
