@@ -53,3 +53,12 @@ def test_a_skipped_file_is_described_by_its_reason_and_detail():
     assert Skipped("p", "p", TOO_LARGE, False, "3.0M > 2.0M").describe() == "larger than --max-file-size (3.0M > 2.0M)"
     assert Skipped("p", "p", EXCLUDED, False).describe() == "matched --exclude"
     assert Skipped("p", "p", "new-reason", False).describe() == "new-reason"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_a_link_to_a_script_without_extension_is_recognised_by_its_shebang(tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "real").write_text("#!/usr/bin/env python3\nprint(1)\n")
+    os.symlink(tmp_path / "bin" / "real", tmp_path / "tool")
+    languages = {r.rel: r.language for r in walk(tmp_path, WalkOptions()) if isinstance(r, WalkedFile)}
+    assert languages == {"bin/real": "python", "tool": "python"}
