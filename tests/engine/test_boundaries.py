@@ -214,3 +214,18 @@ def test_a_scope_chain_keeps_the_innermost_entities_up_to_the_limit(depth):
     assert last.text.strip() == "x = 1"
     names = [e["name"] for e in last.context["scope"]]
     assert names == [f"C{i}" for i in reversed(range(depth))][:MAX_SCOPE]
+
+
+# -- line endings: a lone CR is a line break like LF ---------------------------------------------
+
+CR_SOURCE = "class A:\n    x = 1  # c\n\n    y = [\n        1,\n    ]\n    def g(self):\n        return 2\n"
+
+
+@pytest.mark.parametrize("unit", ["chars", "nws"])
+@pytest.mark.parametrize("max_size", [4, 8, 12, 16, 24])
+def test_a_file_with_lone_cr_line_breaks_is_cut_where_its_lf_twin_is(unit, max_size):
+    """Old Mac line endings: every cut that falls on a line break in the LF file falls on
+    the same line break (the chunk after it starting at the line start) in the CR file."""
+    lf = [c.text for c in chunk("a.py", CR_SOURCE, max_size=max_size, size_unit=unit)]
+    cr = [c.text for c in chunk("a.py", CR_SOURCE.replace("\n", "\r"), max_size=max_size, size_unit=unit)]
+    assert [t.replace("\r", "\n") for t in cr] == lf
