@@ -16,6 +16,7 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import MAX_NAMED_ERRORS
 from explorer.engine.retrieval.queries import DEFAULT_MIN_WORDS, doc_queries
 from explorer.engine.structure import extract_structure
+from explorer.engine.structure.docstrings import MAX_BLOCK_LINES
 from explorer.engine.structure.signatures import MAX_SIGNATURE
 
 
@@ -229,3 +230,20 @@ def test_a_file_with_lone_cr_line_breaks_is_cut_where_its_lf_twin_is(unit, max_s
     lf = [c.text for c in chunk("a.py", CR_SOURCE, max_size=max_size, size_unit=unit)]
     cr = [c.text for c in chunk("a.py", CR_SOURCE.replace("\n", "\r"), max_size=max_size, size_unit=unit)]
     assert [t.replace("\r", "\n") for t in cr] == lf
+
+
+# -- doc comments: a block comment is looked for up to MAX_BLOCK_LINES lines above -----------
+
+
+@pytest.mark.parametrize("closer_row", [MAX_BLOCK_LINES - 1, MAX_BLOCK_LINES, MAX_BLOCK_LINES + 1])
+def test_a_block_doc_comment_is_found_up_to_its_line_limit(closer_row):
+    """The opener on row 0, the closer on ``closer_row``: found while they are at most
+    MAX_BLOCK_LINES lines apart."""
+    body = "".join(f" * line {i}\n" for i in range(1, closer_row))
+    code = "/**\n" + body + " */\nfunction f() {\n  return 1;\n}\n"
+    structure = extract_structure(parse("a.js", code, ChunkOptions()))
+    doc = next(e.docstring for e in structure.entities if e.name == "f")
+    if closer_row <= MAX_BLOCK_LINES:
+        assert doc is not None and doc.startswith("line 1")
+    else:
+        assert doc is None
