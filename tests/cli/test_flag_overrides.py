@@ -135,11 +135,18 @@ def other_than_default() -> int:
     return 1 if default_jobs() != 1 else 2
 
 
-def test_jobs_flag_is_the_job_count_in_chunk_json(cli, small):
-    jobs = other_than_default()
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_jobs_flag_is_the_job_count_in_chunk_json(cli, small, jobs):
+    """Whatever the default, and whatever the number of files (one file would do with one job)."""
     run = cli("chunk", small, "-q", "-j", str(jobs))
     assert run.code == 0, run.err
     assert run.json()["summary"]["jobs"] == jobs
+
+
+def test_without_jobs_flag_chunk_uses_every_core(cli, small):
+    run = cli("chunk", small, "-q")
+    assert run.code == 0, run.err
+    assert run.json()["summary"]["jobs"] == default_jobs()
 
 
 def test_jobs_flag_is_the_job_count_in_stats_json(cli, small):
