@@ -247,3 +247,31 @@ def test_a_block_doc_comment_is_found_up_to_its_line_limit(closer_row):
         assert doc is not None and doc.startswith("line 1")
     else:
         assert doc is None
+
+
+# -- a token longer than max_size: cut into parts as large as the limit allows --------------------
+
+
+@pytest.mark.parametrize("unit", ["chars", "nws"])
+@pytest.mark.parametrize("limit", [2, 3, 7, 10])
+@pytest.mark.parametrize("letter", ["a", "é", "中", "😀"])
+def test_a_long_token_is_cut_into_parts_of_exactly_max_size(unit, limit, letter):
+    token = letter * 40
+    chunks = chunk("a.txt", token, max_size=limit, size_unit=unit, strategy="lines")
+    assert "".join(c.text for c in chunks) == token
+    assert [len(c.text) for c in chunks] == [limit] * (40 // limit) + ([40 % limit] if 40 % limit else [])
+
+
+# -- a cut inside a line moves back to the line start when the sizes allow ------------------------
+
+
+@pytest.mark.parametrize("max_size", [50, 60, 68])
+def test_a_line_cut_after_its_header_moves_back_to_the_line_start(max_size):
+    """`for shelf, items in` alone at the end of a chunk would leave the loop's call to
+    the next one: the whole line moves to the next chunk instead."""
+    code = ("def report(self):\n    lines = []\n    for shelf, items in sorted(self.shelves.items()):\n"
+            "        lines.append(f'{shelf}: {len(items)}')\n    return lines\n")
+    texts_ = [c.text for c in chunk("a.py", code, max_size=max_size)]
+    assert texts_[:2] == ["def report(self):\n    lines = []\n",
+                          "    for shelf, items in sorted(self.shelves.items()):\n" + texts_[1].split("\n", 1)[1]]
+    assert all(t.endswith("\n") for t in texts_)  # every chunk ends at a line end
