@@ -275,3 +275,9 @@ def test_a_line_cut_after_its_header_moves_back_to_the_line_start(max_size):
     assert texts_[:2] == ["def report(self):\n    lines = []\n",
                           "    for shelf, items in sorted(self.shelves.items()):\n" + texts_[1].split("\n", 1)[1]]
     assert all(t.endswith("\n") for t in texts_)  # every chunk ends at a line end
+
+
+def test_a_block_comment_header_is_never_closed_early_by_the_path():
+    """A path holding "*/" is written "* /" inside a `/* ... */` header line."""
+    first = chunk("styles*/site.css", "a { color: red; }\n")[0]
+    assert first.contextualized_text.splitlines()[0] == "/* styles* /site.css */"
