@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..engine.files import human_size
 from ..engine.languages import detect_language, language_from_name
 from ..engine.skips import count_reasons
-from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes
+from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes, is_within
 
 #: Directory names skipped by default: version control, dependencies, caches, build output.
 DEFAULT_EXCLUDED_DIRS = frozenset({
@@ -218,7 +218,7 @@ class WalkRules:
 
     def leaves_root(self, path: str) -> bool:
         """Whether a symbolic link resolves to somewhere outside the root."""
-        return not _is_within(os.path.realpath(path), self.real_root)
+        return not is_within(os.path.realpath(path), self.real_root)
 
     def is_shown(self, path: str | os.PathLike[str], is_dir: bool | None = None) -> bool:
         """Whether a file-tree entry should be listed: not ignored, not excluded, and no
@@ -520,10 +520,6 @@ def _open_head(path: str, dir_fd: int | None = None) -> tuple[os.stat_result | N
         return None, b""
     finally:
         os.close(fd)
-
-
-def _is_within(path: str, directory: str) -> bool:
-    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
 def _link_target(path: str) -> str:

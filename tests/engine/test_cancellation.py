@@ -1,0 +1,86 @@
+"""Long computations stop mid-way when asked: chunking, sweeps, batches, exports.
+
+The probe says "stop" after a few questions; each computation must stop there (fewer
+files done than planned, nothing written) instead of running to its end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.engine.api import CANCEL_CHECK_EVERY, ChunkingCancelled, chunk_parsed, parse
+from explorer.engine.batch import chunk_batch_stream
+from explorer.engine.options import ChunkOptions
+from explorer.engine.sweep import sweep
+from explorer.workspace.export_run import export_tree_file
+
+SMALL = ChunkOptions(max_size=40)
+
+
+class Probe:
+    """``is_cancelled`` that answers False ``after`` times, then True; counts the questions."""
+
+    def __init__(self, after: int = 0) -> None:
+        self.after = after
+        self.asked = 0
+
+    def __call__(self) -> bool:
+        self.asked += 1
+        return self.asked > self.after
+
+
+def many_functions(count: int) -> str:
+    return "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(count))
+
+
+@pytest.fixture
+def files(tmp_path):
+    paths = []
+    for n in range(8):
+        path = tmp_path / f"m{n}.py"
+        path.write_text(many_functions(20))
+        paths.append(path)
+    return paths
+
+
+def test_chunking_stops_at_the_first_check_that_says_so():
+    parsed = parse("big.py", many_functions(3000), SMALL)
+    total = len(chunk_parsed(parsed, SMALL))
+    assert total > 2 * CANCEL_CHECK_EVERY
+    probe = Probe(after=1)
+    with pytest.raises(ChunkingCancelled):
+        chunk_parsed(parsed, SMALL, is_cancelled=probe)
+    assert probe.asked == 2
+    never = Probe(after=10**9)
+    assert len(chunk_parsed(parsed, SMALL, is_cancelled=never)) == total
+    assert never.asked == 2 * (total // CANCEL_CHECK_EVERY)  # spans, then chunks
+
+
+def test_a_stopped_sweep_covers_the_files_done_so_far(files):
+    settings = [ChunkOptions(max_size=100), ChunkOptions(max_size=200)]
+    whole = sweep([(str(p), p.read_text()) for p in files], settings, jobs=1)
+    assert whole.complete and whole.settings[0].summary.overall.files == len(files)
+    stopped = sweep([(str(p), p.read_text()) for p in files], settings, jobs=1, should_stop=Probe(after=2))
+    assert not stopped.complete
+    assert [s.summary.overall.files for s in stopped.settings] == [3, 3]
+
+
+def test_closing_a_batch_stream_mid_way_stops_it(files):
+    stream = chunk_batch_stream([str(p) for p in files], jobs=1, max_size=100)
+    first = [next(stream) for _ in range(2)]
+    stream.close()
+    assert [r.ok for r in first] == [True, True]
+    with pytest.raises(StopIteration):
+        next(stream)
+
+
+def test_a_cancelled_export_writes_nothing_and_leaves_no_temporary_file(files, tmp_path):
+    target = tmp_path / "out" / "export.json"
+    target.parent.mkdir()
+    probe = Probe(after=3)
+    assert export_tree_file(str(tmp_path), SMALL, None, str(target), jobs=1, is_cancelled=probe) is None
+    assert probe.asked == 4
+    assert list(target.parent.iterdir()) == []
+    done = export_tree_file(str(tmp_path), SMALL, None, str(target), jobs=1, is_cancelled=Probe(after=10**9))
+    assert done is not None and done.tally.files == len(files)
+    assert target.exists()
