@@ -23,7 +23,7 @@ from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
 from .commands import ExplorerCommands
-from .export import default_export_path, export_document, export_tree
+from .chunk_export import default_export_path, export_document, export_tree
 from .literal import visible
 from .messages import (
     ChunkingFailed,
@@ -39,13 +39,13 @@ from .messages import (
     SettingChosen,
 )
 from .screens.explore import ExploreScreen
-from .screens.export import ExportProgressScreen, ExportScreen
+from .screens.export_dialog import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
 from .processes import start_resource_tracker
 from .wording import counted
-from .workers import DocumentService
+from .document_service import DocumentService
 
 #: Step of the +/- keys per size unit.
 SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}

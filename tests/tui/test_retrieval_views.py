@@ -257,7 +257,7 @@ async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path, m
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen), what="the queries view")
         screen: QueriesScreen = app.screen  # type: ignore[assignment]
         # The screen starts its evaluation when mounted.
-        worker = await wait_for(pilot, lambda: screen.evaluation, what="the evaluation to start")
+        worker = await wait_for(pilot, lambda: screen.evaluation.worker, what="the evaluation to start")
         assert not worker.is_finished, screen.query_one("#queries-status", Static).content
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, QueriesScreen), what="the explorer")

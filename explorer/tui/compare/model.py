@@ -16,7 +16,7 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
 
 from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile
-from ..workers import structure_of
+from ..document_service import structure_of
 
 #: What the second side is: the line-packing baseline, or the AST chunker with other parameters.
 BASELINE = "baseline"

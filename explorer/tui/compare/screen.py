@@ -29,7 +29,7 @@ from explorer.engine.options import ChunkOptions
 from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..state import Document, LoadedFile
-from ..view import explorer_state
+from ..explorer_state import explorer_state
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict

@@ -24,7 +24,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, ProgressBar, Static
-from textual.worker import Worker
 
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions
@@ -35,7 +34,7 @@ from ..widgets.source.overlay import OverlaySourceView
 from .detail import QueryDetail
 from .messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
 from .model import RetrievalRun
-from .runner import start_evaluation
+from .runner import Evaluation
 from .source import OverlayStyles, display_file, evaluated_document, query_overlays
 from .table import QueryTable
 
@@ -93,10 +92,9 @@ class QueriesScreen(Screen):
         self.settings = settings if settings is not None else [s.options for s in run.settings] if run else []
         self.reference = reference if run is None else run.result.reference
         self.walk = walk
-        self.generation = 0
         self.shown_setting = self.reference
-        #: The worker of the latest evaluation (None: the view was opened on a finished one).
-        self.evaluation: Worker[None] | None = None
+        #: The evaluations this view runs (none when it was opened on a finished one).
+        self.evaluation = Evaluation(self)
         self._files: dict[str, LoadedFile] = {}
 
     def compose(self) -> ComposeResult:
@@ -138,28 +136,26 @@ class QueriesScreen(Screen):
         if not self.settings:
             self.notify("No settings to evaluate", severity="warning")
             return
-        self.generation += 1
         progress = self.query_one(ProgressBar)
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
         self._status(f"Evaluating {len(self.settings)} settings over {self.root} …")
-        self.evaluation = start_evaluation(self, self.root, self.settings, self.generation, reference=self.reference,
-                                           walk=self.walk, jobs=self.jobs)
+        self.evaluation.evaluate(self.root, self.settings, reference=self.reference, walk=self.walk, jobs=self.jobs)
 
     @on(RetrievalProgressed)
     def _progressed(self, message: RetrievalProgressed) -> None:
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self.query_one(ProgressBar).update(progress=round(100 * message.progress.fraction))
             self._status(f"Evaluating: {message.progress.text} …")
 
     @on(RetrievalEvaluated)
     def _evaluated(self, message: RetrievalEvaluated) -> None:
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self._show_run(message.run)
 
     @on(RetrievalFailed)
     def _failed(self, message: RetrievalFailed) -> None:
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self.query_one(ProgressBar).add_class("-idle")
             self._status(f"The evaluation failed: {message.reason}")
             self.notify(message.reason, title="Retrieval evaluation failed", severity="error")
@@ -200,7 +196,7 @@ class QueriesScreen(Screen):
             file = self._files[target.path] = display_file(self.root, target.path, run.sources[target.path])
         view = self.source_view
         options = run.settings[setting].options
-        document = evaluated_document(file, run.chunks[setting][target.path], options, self.generation)
+        document = evaluated_document(file, run.chunks[setting][target.path], options, self.evaluation.generation)
         view.show_document(document)
         view.set_overlays(query_overlays(run, query, setting, self.overlay_styles))
         view.border_title = f"{target.path} · as chunked by {run.labels()[setting]}"

@@ -22,7 +22,7 @@ from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, En
 
 from ..literal import literal, visible
 from ..state import Document, display_path
-from ..view import ExplorerState, explorer_state
+from ..explorer_state import ExplorerState, explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList

@@ -28,7 +28,7 @@ from explorer.workspace.sweep import sweep_paths
 from ..jobs import LatestJob
 from ..literal import visible
 from ..messages import SettingChosen
-from ..view import explorer_state
+from ..explorer_state import explorer_state
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 from .retrieval import RetrievalPanel

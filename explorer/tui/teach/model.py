@@ -22,7 +22,7 @@ from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.trace import TraceStep, trace_parsed
 
 from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile, needs_reparse
-from ..workers import structure_of
+from ..document_service import structure_of
 
 #: The kinds of decision ``[`` / ``]`` jump between: name -> (actions, what the footer says).
 DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {
@@ -143,7 +143,7 @@ def compute_run(
 
 def load_file(path: str, options: ChunkOptions, root: str | None = None) -> LoadedFile:
     """Read and parse a file for teaching (a sample, or a file not open in the explorer)."""
-    from ..workers import parse_file, read_source
+    from ..document_service import parse_file, read_source
 
     return parse_file(path, read_source(path), options, root)
 

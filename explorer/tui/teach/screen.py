@@ -30,7 +30,7 @@ from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..messages import AstNodeSelected
 from ..state import Document, LoadedFile
-from ..view import explorer_state
+from ..explorer_state import explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.footer import KeyFooter
 from .gauge import WindowGauge
