@@ -12,7 +12,10 @@ from contextlib import aclosing
 from functools import partial
 
 from textual import work
-from textual.app import App
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
 from textual.binding import Binding
 from textual.reactive import var
 from textual.worker import get_current_worker
@@ -23,6 +26,7 @@ from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
 from .commands import ExplorerCommands
+from .file_finder import FileFinder
 from .chunk_export import default_export_path, export_document, export_tree
 from .literal import visible
 from .messages import (
@@ -44,6 +48,7 @@ from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
 from .processes import start_resource_tracker
+from .screenshot import save_screenshot
 from .wording import counted
 from .document_service import DocumentService
 
@@ -60,33 +65,15 @@ class ChunkExplorerApp(App[int]):
 
     TITLE = "Chunk Explorer"
     CSS_PATH = "styles/app.tcss"
-    COMMANDS = App.COMMANDS | {ExplorerCommands, ToolCommands}
+    COMMANDS = App.COMMANDS | {ExplorerCommands, ToolCommands, FileFinder}
     SCREENS = {"explore": ExploreScreen}
     MODES = {"explore": "explore"}
     DEFAULT_MODE = "explore"
 
+    # Only the keys that work on every screen; each screen binds its own.
     BINDINGS = [
-        Binding("plus,equals_sign", "size_step(1)", "Size+", key_display="+", id="params.size_up",
-                tooltip="Increase the max chunk size by one step"),
-        Binding("minus", "size_step(-1)", "Size-", key_display="-", id="params.size_down",
-                tooltip="Decrease the max chunk size by one step"),
-        Binding("greater_than_sign", "overlap_step(1)", "Overlap+", key_display=">", id="params.overlap_up",
-                tooltip="Repeat one more line of the previous chunk at the head of each chunk"),
-        Binding("less_than_sign", "overlap_step(-1)", "Overlap-", key_display="<", id="params.overlap_down",
-                tooltip="Repeat one line fewer"),
-        Binding("n", "next_chunk", "Next", id="chunks.next", tooltip="Select the next chunk"),
-        Binding("p", "previous_chunk", "Prev", id="chunks.previous", tooltip="Select the previous chunk"),
-        Binding("e", "export", "Export", id="export.file",
-                tooltip="Export the open file's chunks as JSON"),
-        Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="Show every key binding"),
-        Binding("t", "teach", "Teach", id="tools.teach",
-                tooltip="Step through how the open file (or a sample) is chunked"),
-        Binding("c", "compare", "Compare", id="tools.compare",
-                tooltip="The open file chunked two ways, side by side"),
-        Binding("o", "open_anyway", "Open anyway", show=False, id="file.open_anyway",
-                tooltip="Open the file refused for its size anyway"),
-        Binding("r", "queries", "Queries", id="tools.queries", show=False,
-                tooltip="Retrieval query by query: which settings find each definition from its doc"),
+        Binding("question_mark", "help", "Help", key_display="?", id="app.help",
+                tooltip="Show the keys of this screen"),
         Binding("q,ctrl+c", "quit", "Quit", key_display="q", id="app.quit", tooltip="Quit the explorer"),
     ]
 
@@ -309,7 +296,24 @@ class ChunkExplorerApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        # Textual's Screenshot writes to ~/Downloads and says nothing when that is missing.
+        for command in super().get_system_commands(screen):
+            if command.title != "Screenshot":
+                yield command
+        yield SystemCommand("Screenshot", "Save an SVG picture of the screen (in ~/Downloads, or where the "
+                            "explorer was started)", lambda: self.set_timer(0.1, self.action_save_screenshot))
+
+    def action_save_screenshot(self) -> None:
+        try:
+            path = save_screenshot(self.export_screenshot(), self.title, self.start_dir)
+        except OSError as error:
+            self.notify(f"Could not write the screenshot: {error.strerror or error}", title="Screenshot not saved",
+                        severity="error", markup=False)
+            return
+        self.notify(f"Saved to {path}", title="Screenshot", markup=False)
 
     async def action_quit(self) -> None:
         self.exit(0)

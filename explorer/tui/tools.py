@@ -2,8 +2,8 @@
 view) from the explorer, and their palette commands ("teach: ...", "compare: ...",
 "sweep: ...", "queries: ...").
 
-Each tool is a screen pushed over the explorer; escape brings the explorer back.
-Opening a tool from another tool replaces it, so the stack stays one deep.
+Each tool is a screen pushed over the one it was opened from; escape goes back to
+that screen.
 """
 
 from __future__ import annotations
@@ -23,20 +23,8 @@ from .explorer_state import ExplorerState, explorer_state
 DEFAULT_SAMPLE = "python"
 
 
-def _tool_screens() -> tuple[type[Screen], ...]:
-    from .compare.screen import CompareScreen
-    from .queries.screen import QueriesScreen
-    from .sweep.screen import SweepScreen
-    from .teach.screen import TeachScreen
-
-    return TeachScreen, CompareScreen, SweepScreen, QueriesScreen
-
-
 def _show(app: App[Any], screen: Screen) -> None:
-    if isinstance(app.screen, _tool_screens()):
-        app.switch_screen(screen)
-    else:
-        app.push_screen(screen)
+    app.push_screen(screen)
 
 
 def open_teach(app: App[Any], sample: str | None = None) -> None:

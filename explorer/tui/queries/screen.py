@@ -14,6 +14,7 @@ in a worker (progress above; leaving cancels it).
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 from rich.style import Style
@@ -28,12 +29,14 @@ from textual.widgets import DataTable, Header, ProgressBar, Static
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions
 
+from ..explorer_state import explorer_state
 from ..state import LoadedFile
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import OverlaySourceView
 from .detail import QueryDetail
 from .messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
 from .model import RetrievalRun
+from .picker import SettingsPicker
 from .runner import Evaluation
 from .source import OverlayStyles, display_file, evaluated_document, query_overlays
 from .table import QueryTable
@@ -54,13 +57,28 @@ class QueriesScreen(Screen):
     #: Worker processes for the evaluation (None: every core). Tests use 1 (no process pool).
     jobs: int | None = None
 
+    BINDING_GROUP_TITLE = "the queries view"
+    HELP = """
+Each row is a query made from a definition's doc; the columns give the rank of the
+chunk holding that definition under each setting: 1 is best, >10 means not in the top 10
+(ranks past 10 all read >10). Green: first; light green: top 5; yellow: top 10; red: missed.
+The target is the definition the query was made from (path:line, 1-based).
+o puts first the queries some settings find (in the top 10) and others miss.
+Right: the target's file as the shown setting chunked it; violet ▌ marks the target,
+green the top-5 chunks that hold it, red those that do not.
+"""
+
     BINDINGS = [
         Binding("right_square_bracket", "shown_setting(1)", "Next setting", key_display="]",
                 id="queries.next_setting", tooltip="Show the next setting's chunks and top 5"),
         Binding("left_square_bracket", "shown_setting(-1)", "Prev setting", key_display="[",
                 id="queries.previous_setting", tooltip="Show the previous setting's chunks and top 5"),
         Binding("o", "order", "Order", id="queries.order",
-                tooltip="Order the queries as found, or by how much the settings disagree on them"),
+                tooltip="Order the queries as found, or those some settings find and others miss first"),
+        Binding("t", "teach", "Teach", id="queries.teach",
+                tooltip="Step through how the highlighted query's target file is chunked"),
+        Binding("s", "pick_settings", "Settings", id="queries.settings",
+                tooltip="Choose the settings to compare (max size, strategy, overlap, context)"),
         Binding("r", "rerun", "Rerun", id="queries.rerun", tooltip="Evaluate again (files may have changed)"),
         Binding("escape", "leave", "Back", id="queries.leave", tooltip="Back to where the view was opened from"),
     ]
@@ -121,6 +139,7 @@ class QueriesScreen(Screen):
         self.title = "Queries"
         self.sub_title = self.root
         self.table.border_title = "Queries: rank of the target per setting (>10: not in the top 10)"
+        self.table.border_subtitle = "o: hit/miss disagreements first · s: settings · t: teach the target's file"
         self.query_one(QueryDetail).border_title = "The highlighted query"
         view = self.source_view
         view.border_title = "Target file"
@@ -217,6 +236,25 @@ class QueriesScreen(Screen):
         self.table.toggle_order()
         self.notify("Queries ordered " + ("by disagreement" if self.table.by_disagreement else "as found"),
                     timeout=2)
+
+    def action_teach(self) -> None:
+        from ..teach.screen import TeachScreen
+
+        run, query = self.run, self.table.query_index
+        if run is None or query is None:
+            self.notify("No query highlighted", severity="warning")
+            return
+        self.app.push_screen(TeachScreen(path=os.path.join(self.root, run.result.queries[query].path)))
+
+    def action_pick_settings(self) -> None:
+        base = self.settings[self.reference] if self.settings else explorer_state(self).options
+        self.app.push_screen(SettingsPicker(base, self.settings), self._settings_picked)
+
+    def _settings_picked(self, settings: list[ChunkOptions] | None) -> None:
+        if not settings or settings == self.settings:
+            return
+        self.settings, self.reference = settings, 0
+        self.action_rerun()
 
     def action_leave(self) -> None:
         self.dismiss()

@@ -115,6 +115,15 @@ def first_step_about(run: TraceRun, start: int, end: int) -> int | None:
     return None
 
 
+def step_near(run: TraceRun, byte: int) -> int:
+    """The first step placing a piece that starts at or after ``byte`` (the run at the same
+    place in the file), else the last step: where to stay when the parameters change."""
+    for index, step in enumerate(run.steps):
+        if step.piece is not None and step.action != "finish" and step.piece.start >= byte:
+            return index
+    return max(0, len(run.steps) - 1)
+
+
 def compute_run(
     file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] = lambda: False
 ) -> TraceRun:
