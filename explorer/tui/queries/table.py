@@ -61,14 +61,14 @@ class QueryTable(DataTable):
         self.run = run
         self.clear(columns=True)
         self.add_column("#", key="#")
+        # The target right after the number: a table wider than its pane is clipped on the
+        # right, and the target must keep its line number.
+        self.add_column("target", key="target")
         varied = run.result.varied
         for k, setting in enumerate(run.settings):  # the ranks first: they are what the view is about
             header = " ".join(str(getattr(setting.options, name)) for name in varied)
             self.add_column(Text(header, justify="right"), key=f"setting-{k}")
-        # The target before the query: the query's text is long (the detail shows it whole),
-        # and a clipped target would lose its line number.
-        self.add_column("target", key="target")
-        self.add_column("query", key="query")
+        self.add_column("query", key="query")  # long: the detail below shows it whole
         self._fill()
 
     def action_first_row(self) -> None:
@@ -102,10 +102,10 @@ class QueryTable(DataTable):
             order.sort(key=lambda q: disagreement(run, q), reverse=True)
         for q in order:
             query = run.result.queries[q]
-            cells = [Text(str(q + 1), justify="right")]
+            cells = [Text(str(q + 1), justify="right"),
+                     Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH))]
             cells += [rank_cell(setting.outcomes[q].rank) for setting in run.settings]
-            cells += [Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH)),
-                      Text(shown(query.text, QUERY_WIDTH))]
+            cells += [Text(shown(query.text, QUERY_WIDTH))]
             self.add_row(*cells, key=str(q))
         if keep is not None:
             self.move_cursor(row=self.get_row_index(str(keep)))

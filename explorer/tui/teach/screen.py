@@ -59,9 +59,9 @@ class TeachScreen(Screen):
     """The chunker explaining itself on one file."""
 
     BINDINGS = [
-        Binding("right,l", "step(1)", "Step", id="teach.next", priority=True,
+        Binding("right,l", "step(1)", "Next step", id="teach.next", priority=True,
                 tooltip="Go to the next step"),
-        Binding("left,h", "step(-1)", "Back", id="teach.previous", priority=True,
+        Binding("left,h", "step(-1)", "Prev step", id="teach.previous", priority=True,
                 tooltip="Go back one step"),
         Binding("right_square_bracket", "jump(1)", "Next decision", key_display="]", id="teach.jump_next",
                 priority=True, tooltip="Go to the next decision of the chosen kind"),
@@ -106,7 +106,7 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
         #teach-ast > .tree--cursor { background: $accent 45%; text-style: bold; }
         #teach-source { width: 1fr; }
         #teach-panel { height: auto; }
-        #teach-legend { height: auto; padding: 0 1; }
+        #teach-legend { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
         #teach-ast, #teach-source, #teach-panel {
             border: round $panel-lighten-2;
             border-title-color: $text-muted;
@@ -173,12 +173,13 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
             text.append(f" {label} ", style)
             text.append("  ")
         text.append("chunks done: their own colours", Style(dim=True))
-        text.append("\n")
+        marks = Text("\n")
+        marks.append("marks: ", Style(dim=True))
         for glyph, label in (("┃", "chunk closed"), ("✂", "cut in a token"), ("▾", "opened up"),
                              ("+", "kept together"), ("●", "now")):
-            text.append(glyph, Style(bold=True))
-            text.append(f" {label}   ", Style(dim=True))
-        self.query_one("#teach-legend", Static).update(text)
+            marks.append(glyph, Style(bold=True))
+            marks.append(f" {label}  ", Style(dim=True))
+        self.query_one("#teach-legend", Static).update(text + marks)
 
     def _show_status(self) -> None:
         playing = "▶ playing" if self.playing else "❚❚ paused"

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 #: One shown key: (key, key display, description, enabled, tooltip, on the right).
 ShownKey = tuple[str, str, str, bool, str, bool]
 
-#: Actions whose keys are never left out for lack of room.
-ALWAYS_SHOWN = ("help", "app.help", "quit", "app.quit")
+#: Actions whose keys are left out for lack of room only when nothing else is left:
+#: help (every key is listed there), quit, and going back to the screen before.
+ALWAYS_SHOWN = ("help", "app.help", "quit", "app.quit", "leave")
 
 
 def key_width(display: str, description: str, compact: bool = False) -> int:
