@@ -128,7 +128,7 @@ Measures (green: the better of the two):
 """
 
     BINDINGS = [
-        Binding("b", "toggle_second", "Baseline/second set", id="compare.toggle",
+        Binding("b", "toggle_second", "Baseline/2nd set", id="compare.toggle",
                 tooltip="Compare with the line-packing baseline, or with a second set of parameters"),
         Binding("right_square_bracket", "second_size(1)", "Right size+", key_display="]", id="compare.size_up",
                 tooltip="Increase the right side's max size (switches it to a second set)"),

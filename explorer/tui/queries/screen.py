@@ -54,6 +54,9 @@ def default_settings(options: ChunkOptions) -> list[ChunkOptions]:
 class QueriesScreen(Screen):
     """Which queries each setting retrieves, and why."""
 
+    #: Below 110 columns the query list takes more of the width: its rank columns must show.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+
     #: Worker processes for the evaluation (None: every core). Tests use 1 (no process pool).
     jobs: int | None = None
 
@@ -91,6 +94,7 @@ green the top-5 chunks that hold it, red those that do not.
         #queries-status { width: 1fr; color: $text-muted; padding: 0 0 0 1; }
         #queries-main { height: 1fr; }
         #queries-left { width: 55%; }
+        &.-narrow #queries-left { width: 68%; }
         #queries-source { width: 1fr; }
         QueryTable, QueryDetail, #queries-source {
             border: round $panel-lighten-2;
