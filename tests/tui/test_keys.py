@@ -216,3 +216,71 @@ def test_a_screenshot_goes_where_it_can_and_says_why_not(tmp_path: Path):
     shutil.rmtree(home / "Downloads")
     with pytest.raises(OSError, match="does not exist"):
         save_screenshot("<svg/>", "Chunk Explorer", os.fspath(tmp_path / "gone"), home=os.fspath(home))
+
+
+async def test_changing_the_size_in_teach_mode_keeps_the_place_in_the_file(project: Path):
+    app = make_app(project / "inventory.py")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, app)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None,
+                       what="the trace")
+        screen: TeachScreen = app.screen  # type: ignore[assignment]
+        await pilot.press(*["right_square_bracket"] * 6)
+        before, run = screen.step, screen.run
+        assert before is not None and before.piece is not None and screen.index > 6
+        await pilot.press("plus")
+        await wait_for(pilot, lambda: screen.run is not run and screen.run is not None, what="the new trace")
+        await pilot.pause()
+        assert app.options.max_size == 400 and screen.run.options.max_size == 400  # type: ignore[union-attr]
+        after = screen.step
+        assert screen.index > 0 and after is not None and after.piece is not None
+        assert after.piece.start >= before.piece.start
+        # The step before it was still short of that place: it is the first one there.
+        earlier = [s for s in screen.run.steps[: screen.index] if s.piece is not None and s.action != "finish"]  # type: ignore[union-attr]
+        assert all(s.piece.start < before.piece.start for s in earlier)  # type: ignore[union-attr]
+
+
+async def test_the_queries_view_teaches_the_target_file_and_compares_the_settings_picked(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from textual.widgets import SelectionList
+
+    from explorer.tui.queries.picker import SettingsPicker
+    from explorer.tui.queries.screen import QueriesScreen
+    from explorer.tui.queries.table import QueryTable
+
+    monkeypatch.setattr(QueriesScreen, "jobs", 1)
+    app = make_app(project, max_size=300)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
+                       what="the evaluation", timeout=30)
+        screen: QueriesScreen = app.screen  # type: ignore[assignment]
+        run = screen.run
+        assert run is not None
+        table = screen.query_one(QueryTable)
+        row = next(q for q, query in enumerate(run.result.queries) if query.path == "router.ts")
+        table.focus()
+        table.move_cursor(row=row)
+        await pilot.pause()
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen), what="teach mode")
+        assert app.screen.path == os.fspath(project / "router.ts")  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, what="the queries view again")
+
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsPicker), what="the settings picker")
+        picker: SettingsPicker = app.screen  # type: ignore[assignment]
+        checklist = picker.query_one(SelectionList)
+        checklist.deselect_all()
+        wanted = [options for options in picker.candidates if options.context_mode == "none"][:1]
+        checklist.select(0)
+        checklist.select(picker.candidates.index(wanted[0]))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen and screen.run is not None and screen.run is not run,
+                       what="the new evaluation", timeout=30)
+        assert [s.options for s in screen.run.settings] == [picker.candidates[0], wanted[0]]  # type: ignore[union-attr]
+        assert screen.run.result.varied == ["context_mode"]  # type: ignore[union-attr]
