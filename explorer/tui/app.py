@@ -18,7 +18,6 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.binding import Binding
 from textual.reactive import var
-from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.overwrite import export_refusal
@@ -51,6 +50,7 @@ from .processes import start_resource_tracker
 from .screenshot import save_screenshot
 from .wording import counted
 from .document_service import DocumentService
+from .jobs import JobRun, LatestJob
 
 #: Step of the +/- keys per size unit.
 SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}
@@ -105,6 +105,9 @@ class ChunkExplorerApp(App[int]):
         self.watching = watch
         self.show_timings = show_timings
         self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
+        #: Exports (the open file, or the whole tree) run one at a time; their workers report
+        #: success and failure themselves (ExportFinished, ExportFailed).
+        self.exporting: LatestJob[None] = LatestJob(self, "export")
         #: The file last refused for its size (``o`` opens it anyway), or None.
         self.refused_path: str | None = None
         #: The file the user last asked to see, shown or not (a file that could not be
@@ -372,12 +375,10 @@ class ChunkExplorerApp(App[int]):
     def _export_document(self, path: str | None) -> None:
         if not path or self.document is None:
             return
-        self.run_worker(
-            partial(self._export_document_worker, self.document, self._target(path)), name="export file",
-            group="export", exclusive=True, thread=True, exit_on_error=False, description="export the open file",
-        )
+        self.exporting.start(partial(self._export_document_worker, self.document, self._target(path)),
+                             "export the open file", name="export file")
 
-    def _export_document_worker(self, document: Document, target: str) -> None:
+    def _export_document_worker(self, document: Document, target: str, run: JobRun) -> None:
         try:
             count = export_document(document, target, self.root)
         except Exception as error:  # OutputError says what went wrong and what to do
@@ -401,23 +402,16 @@ class ChunkExplorerApp(App[int]):
             return
         target = self._target(path)
         self.push_screen(ExportProgressScreen(target))
-        self.run_worker(
-            partial(self._export_tree_worker, target, self.options), name="export tree", group="export",
-            exclusive=True, thread=True, exit_on_error=False, description="export the whole tree",
-        )
+        self.exporting.start(partial(self._export_tree_worker, target, self.options), "export the whole tree",
+                             name="export tree")
 
-    def _export_tree_worker(self, target: str, options: ChunkOptions) -> None:
-        worker = get_current_worker()
-
+    def _export_tree_worker(self, target: str, options: ChunkOptions, run: JobRun) -> None:
         def progressed(done: int, total: int) -> None:
             self.post_message(ExportProgressed(done, total))
 
         try:
-            result = export_tree(
-                self.root, options, self.walk_options, target,
-                on_progress=progressed,
-                is_cancelled=lambda: worker.is_cancelled,
-            )
+            result = export_tree(self.root, options, self.walk_options, target, on_progress=progressed,
+                                 is_cancelled=run)
         except Exception as error:
             self.post_message(ExportFailed(target, str(error)))
             return

@@ -124,6 +124,12 @@ class LatestJob(Generic[Result]):
                 self._pending = None
                 self._launch(compute, description, name, pending)
 
+    def cancel(self) -> None:
+        """Stop the run in flight (its thread stops at its next look at the probe); any message
+        it still posts is stale."""
+        self.generation += 1
+        self.owner.workers.cancel_group(self.owner, self.group)
+
     def forget(self) -> None:
         """Drop the waiting request and stop waiting for the one in flight: their results are
         no longer wanted (the input they worked on was replaced)."""

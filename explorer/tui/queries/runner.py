@@ -44,11 +44,6 @@ class Evaluation(LatestJob[RetrievalRun]):
         return self.start(partial(_evaluate, root, list(settings), reference, walk, jobs),
                           "evaluate retrieval over the explored directory", name="retrieval")
 
-    def cancel(self) -> None:
-        """Stop the run in flight: its messages are stale from now on."""
-        self.generation += 1
-        self.owner.workers.cancel_group(self.owner, GROUP)
-
 
 def _evaluate(root: str, settings: list[ChunkOptions], reference: int, walk: WalkOptions | None,
               jobs: int | None, run: JobRun) -> RetrievalRun | None:
