@@ -89,9 +89,8 @@ def help_lines(app: App, screen: Screen) -> list[Line]:
     about = (type(screen).HELP or "").strip("\n").splitlines()
     lines: list[Line] = [(text, None) for text in [*about, ""]] if about else []
     own = list(type(screen).BINDINGS)
-    title = screen.BINDING_GROUP_TITLE or "This screen"
     if own:
-        lines += binding_lines(title, own)
+        lines += binding_lines(f"Keys of {screen.BINDING_GROUP_TITLE or 'this screen'}", own)
     for name, bindings in widget_sections(screen):
         lines += binding_lines(name, bindings)
     lines += binding_lines("Everywhere", list(type(app).BINDINGS) + [
