@@ -122,8 +122,10 @@ class _Narrator:
         if piece.nodes:
             kinds = [n.type if n.is_named else repr(n.type) for n in piece.nodes]
             label = kinds[0] if len(kinds) == 1 else " + ".join(kinds[:3]) + (" + ..." if len(kinds) > 3 else "")
-        else:
-            label = "text"
+        elif self.parsed.tree is None:
+            label = "lines"  # a file without a syntax tree is packed line by line
+        else:  # a stretch with no node of its own: part of a line too long for the limit
+            label = "part of a long line" if first == last else "long lines"
         return f"`{label}` ({lines}, {self.size(piece.start, piece.end):,} {self.unit})"
 
     def _of_limit(self, value: int) -> str:

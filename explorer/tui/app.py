@@ -12,10 +12,12 @@ from contextlib import aclosing
 from functools import partial
 
 from textual import work
-from textual.app import App
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
 from textual.binding import Binding
 from textual.reactive import var
-from textual.worker import get_current_worker
 
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.overwrite import export_refusal
@@ -23,7 +25,8 @@ from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
 from .commands import ExplorerCommands
-from .export import default_export_path, export_document, export_tree
+from .file_finder import FileFinder
+from .chunk_export import default_export_path, export_document, export_tree
 from .literal import visible
 from .messages import (
     ChunkingFailed,
@@ -39,13 +42,15 @@ from .messages import (
     SettingChosen,
 )
 from .screens.explore import ExploreScreen
-from .screens.export import ExportProgressScreen, ExportScreen
+from .screens.export_dialog import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
 from .processes import start_resource_tracker
+from .screenshot import save_screenshot
 from .wording import counted
-from .workers import DocumentService
+from .document_service import DocumentService
+from .jobs import JobRun, LatestJob
 
 #: Step of the +/- keys per size unit.
 SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}
@@ -60,33 +65,15 @@ class ChunkExplorerApp(App[int]):
 
     TITLE = "Chunk Explorer"
     CSS_PATH = "styles/app.tcss"
-    COMMANDS = App.COMMANDS | {ExplorerCommands, ToolCommands}
+    COMMANDS = App.COMMANDS | {ExplorerCommands, ToolCommands, FileFinder}
     SCREENS = {"explore": ExploreScreen}
     MODES = {"explore": "explore"}
     DEFAULT_MODE = "explore"
 
+    # Only the keys that work on every screen; each screen binds its own.
     BINDINGS = [
-        Binding("plus,equals_sign", "size_step(1)", "Size+", key_display="+", id="params.size_up",
-                tooltip="Increase the max chunk size by one step"),
-        Binding("minus", "size_step(-1)", "Size-", key_display="-", id="params.size_down",
-                tooltip="Decrease the max chunk size by one step"),
-        Binding("greater_than_sign", "overlap_step(1)", "Overlap+", key_display=">", id="params.overlap_up",
-                tooltip="Repeat one more line of the previous chunk at the head of each chunk"),
-        Binding("less_than_sign", "overlap_step(-1)", "Overlap-", key_display="<", id="params.overlap_down",
-                tooltip="Repeat one line fewer"),
-        Binding("n", "next_chunk", "Next", id="chunks.next", tooltip="Select the next chunk"),
-        Binding("p", "previous_chunk", "Prev", id="chunks.previous", tooltip="Select the previous chunk"),
-        Binding("e", "export", "Export", id="export.file",
-                tooltip="Export the open file's chunks as JSON"),
-        Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="Show every key binding"),
-        Binding("t", "teach", "Teach", id="tools.teach",
-                tooltip="Step through how the open file (or a sample) is chunked"),
-        Binding("c", "compare", "Compare", id="tools.compare",
-                tooltip="The open file chunked two ways, side by side"),
-        Binding("o", "open_anyway", "Open anyway", show=False, id="file.open_anyway",
-                tooltip="Open the file refused for its size anyway"),
-        Binding("r", "queries", "Queries", id="tools.queries", show=False,
-                tooltip="Retrieval query by query: which settings find each definition from its doc"),
+        Binding("question_mark", "help", "Help", key_display="?", id="app.help",
+                tooltip="Show the keys of this screen"),
         Binding("q,ctrl+c", "quit", "Quit", key_display="q", id="app.quit", tooltip="Quit the explorer"),
     ]
 
@@ -118,6 +105,9 @@ class ChunkExplorerApp(App[int]):
         self.watching = watch
         self.show_timings = show_timings
         self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
+        #: Exports (the open file, or the whole tree) run one at a time; their workers report
+        #: success and failure themselves (ExportFinished, ExportFailed).
+        self.exporting: LatestJob[None] = LatestJob(self, "export")
         #: The file last refused for its size (``o`` opens it anyway), or None.
         self.refused_path: str | None = None
         #: The file the user last asked to see, shown or not (a file that could not be
@@ -309,7 +299,24 @@ class ChunkExplorerApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        # Textual's Screenshot writes to ~/Downloads and says nothing when that is missing.
+        for command in super().get_system_commands(screen):
+            if command.title != "Screenshot":
+                yield command
+        yield SystemCommand("Screenshot", "Save an SVG picture of the screen (in ~/Downloads, or where the "
+                            "explorer was started)", lambda: self.set_timer(0.1, self.action_save_screenshot))
+
+    def action_save_screenshot(self) -> None:
+        try:
+            path = save_screenshot(self.export_screenshot(), self.title, self.start_dir)
+        except OSError as error:
+            self.notify(f"Could not write the screenshot: {error.strerror or error}", title="Screenshot not saved",
+                        severity="error", markup=False)
+            return
+        self.notify(f"Saved to {path}", title="Screenshot", markup=False)
 
     async def action_quit(self) -> None:
         self.exit(0)
@@ -368,12 +375,10 @@ class ChunkExplorerApp(App[int]):
     def _export_document(self, path: str | None) -> None:
         if not path or self.document is None:
             return
-        self.run_worker(
-            partial(self._export_document_worker, self.document, self._target(path)), name="export file",
-            group="export", exclusive=True, thread=True, exit_on_error=False, description="export the open file",
-        )
+        self.exporting.start(partial(self._export_document_worker, self.document, self._target(path)),
+                             "export the open file", name="export file")
 
-    def _export_document_worker(self, document: Document, target: str) -> None:
+    def _export_document_worker(self, document: Document, target: str, run: JobRun) -> None:
         try:
             count = export_document(document, target, self.root)
         except Exception as error:  # OutputError says what went wrong and what to do
@@ -397,23 +402,16 @@ class ChunkExplorerApp(App[int]):
             return
         target = self._target(path)
         self.push_screen(ExportProgressScreen(target))
-        self.run_worker(
-            partial(self._export_tree_worker, target, self.options), name="export tree", group="export",
-            exclusive=True, thread=True, exit_on_error=False, description="export the whole tree",
-        )
+        self.exporting.start(partial(self._export_tree_worker, target, self.options), "export the whole tree",
+                             name="export tree")
 
-    def _export_tree_worker(self, target: str, options: ChunkOptions) -> None:
-        worker = get_current_worker()
-
+    def _export_tree_worker(self, target: str, options: ChunkOptions, run: JobRun) -> None:
         def progressed(done: int, total: int) -> None:
             self.post_message(ExportProgressed(done, total))
 
         try:
-            result = export_tree(
-                self.root, options, self.walk_options, target,
-                on_progress=progressed,
-                is_cancelled=lambda: worker.is_cancelled,
-            )
+            result = export_tree(self.root, options, self.walk_options, target, on_progress=progressed,
+                                 is_cancelled=run)
         except Exception as error:
             self.post_message(ExportFailed(target, str(error)))
             return

@@ -4,22 +4,43 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
 from explorer.engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES
 
+from .explorer_state import ExplorerState
 from .literal import highlighted, literal
-
-if TYPE_CHECKING:
-    from .app import ChunkExplorerApp
 
 Command = tuple[str, Callable[[], object], str]
 
 
-def explorer_commands(app: ChunkExplorerApp) -> list[Command]:
+@runtime_checkable
+class PaletteHost(ExplorerState, Protocol):
+    """What the palette's commands call on the app (the app satisfies it; this module
+    never imports the app, which imports this module)."""
+
+    @property
+    def refused_path(self) -> str | None:
+        """The file last refused for its size, or None."""
+
+    def set_option(self, **changes: object) -> None: ...
+    def action_next_chunk(self) -> None: ...
+    def action_previous_chunk(self) -> None: ...
+    def action_export(self) -> None: ...
+    def action_export_tree(self) -> None: ...
+    def action_reload(self) -> None: ...
+    def action_toggle_anonymous(self) -> None: ...
+    def action_open_anyway(self) -> None: ...
+    def action_size_step(self, direction: int) -> None: ...
+    def action_overlap_step(self, direction: int) -> None: ...
+    def action_save_settings(self) -> None: ...
+    def action_help(self) -> None: ...
+
+
+def explorer_commands(app: PaletteHost) -> list[Command]:
     options = app.options
     has_file = app.document is not None
     commands: list[Command] = []
@@ -86,6 +107,4 @@ class ExplorerCommands(CommandListProvider):
     """The explorer's own commands."""
 
     def _commands(self) -> list[Command]:
-        from .app import ChunkExplorerApp  # (the app imports this module)
-
-        return explorer_commands(self.app) if isinstance(self.app, ChunkExplorerApp) else []
+        return explorer_commands(self.app) if isinstance(self.app, PaletteHost) else []

@@ -2,50 +2,37 @@
 view) from the explorer, and their palette commands ("teach: ...", "compare: ...",
 "sweep: ...", "queries: ...").
 
-Each tool is a screen pushed over the explorer; escape brings the explorer back.
-Opening a tool from another tool replaces it, so the stack stays one deep.
+Each tool is a screen pushed over the one it was opened from; escape goes back to
+that screen.
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any
 
+from textual.app import App
 from textual.screen import Screen
 
 from explorer.samples import list_samples
 
 from .commands import Command, CommandListProvider
-
-if TYPE_CHECKING:
-    from .app import ChunkExplorerApp
+from .explorer_state import ExplorerState, explorer_state
 
 #: The sample teach mode opens when no file is open.
 DEFAULT_SAMPLE = "python"
 
 
-def _tool_screens() -> tuple[type[Screen], ...]:
-    from .compare.screen import CompareScreen
-    from .queries.screen import QueriesScreen
-    from .sweep.screen import SweepScreen
-    from .teach.screen import TeachScreen
-
-    return TeachScreen, CompareScreen, SweepScreen, QueriesScreen
+def _show(app: App[Any], screen: Screen) -> None:
+    app.push_screen(screen)
 
 
-def _show(app: ChunkExplorerApp, screen: Screen) -> None:
-    if isinstance(app.screen, _tool_screens()):
-        app.switch_screen(screen)
-    else:
-        app.push_screen(screen)
-
-
-def open_teach(app: ChunkExplorerApp, sample: str | None = None) -> None:
+def open_teach(app: App[Any], sample: str | None = None) -> None:
     """Teach mode on a sample (by language or file name), else on the open file,
     else on the default sample."""
     from .teach.screen import TeachScreen
 
-    document = app.document
+    document = explorer_state(app).document
     if sample is None and document is not None:
         _show(app, TeachScreen(file=document.file))
         return
@@ -60,37 +47,39 @@ def open_teach(app: ChunkExplorerApp, sample: str | None = None) -> None:
         _show(app, TeachScreen(path=str(chosen.path), sample=True))
 
 
-def open_compare(app: ChunkExplorerApp) -> None:
+def open_compare(app: App[Any]) -> None:
     from .compare.screen import CompareScreen
 
-    if app.document is None:
+    document = explorer_state(app).document
+    if document is None:
         app.notify("Open a file first: the compare view chunks it two ways", severity="warning", markup=False)
         return
-    _show(app, CompareScreen(app.document.file))
+    _show(app, CompareScreen(document.file))
 
 
-def open_sweep(app: ChunkExplorerApp) -> None:
+def open_sweep(app: App[Any]) -> None:
     from .sweep.screen import SweepScreen
 
     if isinstance(app.screen, SweepScreen):
         return
-    _show(app, SweepScreen(app.root))
+    _show(app, SweepScreen(explorer_state(app).root))
 
 
-def open_queries(app: ChunkExplorerApp) -> None:
+def open_queries(app: App[Any]) -> None:
     """The queries view over the explored directory: the explorer's settings (the
     reference) against the other strategy and double the max size."""
     from .queries.screen import QueriesScreen, default_settings
 
     if isinstance(app.screen, QueriesScreen):
         return
-    _show(app, QueriesScreen(app.root, settings=default_settings(app.options), walk=app.walk_options))
+    state = explorer_state(app)
+    _show(app, QueriesScreen(state.root, settings=default_settings(state.options), walk=state.walk_options))
 
 
 
-def tool_commands(app: ChunkExplorerApp) -> list[Command]:
+def tool_commands(app: App[Any]) -> list[Command]:
     commands: list[Command] = []
-    if app.document is not None:
+    if explorer_state(app).document is not None:
         commands += [
             ("teach: step through the open file", partial(open_teach, app), "Play the chunker's decisions one by one"),
             ("compare: open file chunked two ways", partial(open_compare, app),
@@ -111,6 +100,4 @@ class ToolCommands(CommandListProvider):
     """Palette commands of teach mode, the compare view and the sweep panel."""
 
     def _commands(self) -> list[Command]:
-        from .app import ChunkExplorerApp  # (the app imports this module)
-
-        return tool_commands(self.app) if isinstance(self.app, ChunkExplorerApp) else []
+        return tool_commands(self.app) if isinstance(self.app, ExplorerState) else []

@@ -17,10 +17,10 @@ from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
 from explorer.tui.messages import FileChosen
 from explorer.tui.app import run as run_explorer
-from explorer.tui.screens.export import ExportScreen
-from explorer.tui import workers
+from explorer.tui.screens.export_dialog import ExportScreen
+from explorer.tui import document_service
 from explorer.tui.widgets.params.stats import StatsPanel
-from explorer.tui.workers import DocumentService
+from explorer.tui.document_service import DocumentService
 from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
@@ -191,13 +191,13 @@ async def test_the_stats_say_a_rechunk_is_under_way_and_which_figures_they_show(
 ):
     gate = threading.Event()
     gate.set()
-    real_chunk_file = workers.chunk_file
+    real_chunk_file = document_service.chunk_file
 
     def gated_chunk_file(*args, **kwargs):  # the real chunking, once the test lets it start
         gate.wait(10)
         return real_chunk_file(*args, **kwargs)
 
-    monkeypatch.setattr(workers, "chunk_file", gated_chunk_file)
+    monkeypatch.setattr(document_service, "chunk_file", gated_chunk_file)
     app = make_app(project / "inventory.py")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.document is not None, what="the file")
@@ -402,14 +402,14 @@ async def test_any_chunk_of_a_minified_file_can_be_seen(tmp_path: Path):
 
 
 async def test_a_failed_rechunk_leaves_the_parameters_of_the_chunks_shown(project: Path, monkeypatch: pytest.MonkeyPatch):
-    real_chunk_file = workers.chunk_file
+    real_chunk_file = document_service.chunk_file
 
     def chunk_file_failing_at_200(file, options, *args, **kwargs):
         if options.max_size == 200:
             raise ValueError("the engine failed (a test)")
         return real_chunk_file(file, options, *args, **kwargs)
 
-    monkeypatch.setattr(workers, "chunk_file", chunk_file_failing_at_200)
+    monkeypatch.setattr(document_service, "chunk_file", chunk_file_failing_at_200)
     app = make_app(project / "inventory.py")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.document is not None, what="the file")

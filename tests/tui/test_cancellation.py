@@ -14,7 +14,7 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import trace_parsed
 from explorer.tui.compare.model import compare
 from explorer.tui.teach.model import TraceCancelled, compute_run, load_file
-from explorer.tui.workers import chunk_file
+from explorer.tui.document_service import chunk_file
 
 SMALL = ChunkOptions(max_size=40)
 

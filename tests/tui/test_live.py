@@ -10,8 +10,8 @@ from pathlib import Path
 from textual.widgets import Input
 
 import explorer
-from explorer.tui.export import default_export_path
-from explorer.tui.screens.export import ExportProgressScreen, ExportScreen
+from explorer.tui.chunk_export import default_export_path
+from explorer.tui.screens.export_dialog import ExportProgressScreen, ExportScreen
 from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 

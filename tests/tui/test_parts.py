@@ -178,7 +178,7 @@ def test_every_binding_has_a_unique_id():
 
 
 def test_a_cancelled_tree_export_writes_nothing(tmp_path):
-    from explorer.tui.export import export_tree
+    from explorer.tui.chunk_export import export_tree
 
     target = tmp_path / "out.json"
     progress = []

@@ -163,10 +163,12 @@ async def test_queries_view_lists_ranks_and_draws_target_and_top_chunks(project:
         for q, query in enumerate(want.queries):
             cells = cell_texts(table, q)
             assert cells[0] == str(q + 1)
-            ranks = [str(s.outcomes[q].rank) if s.outcomes[q].rank is not None else ">10" for s in want.settings]
-            assert cells[1:4] == ranks
-            assert query.text[:20] in cells[4]
-            assert cells[5] == f"{query.path}:{query.line_start + 1}"
+            # Ranks past the top 10 read ">10", as the header says, whatever their number.
+            ranks = [str(rank) if rank is not None and rank <= 10 else ">10"
+                     for rank in (s.outcomes[q].rank for s in want.settings)]
+            assert cells[1] == f"{query.path}:{query.line_start + 1}"
+            assert cells[2:5] == ranks
+            assert query.text[:20] in cells[5]
 
         # A query whose top 5 (under the reference) holds both a hit and a miss in the target's own file.
         run: RetrievalRun = screen.run  # type: ignore[assignment]
@@ -274,7 +276,7 @@ async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path, m
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen), what="the queries view")
         screen: QueriesScreen = app.screen  # type: ignore[assignment]
         # The screen starts its evaluation when mounted.
-        worker = await wait_for(pilot, lambda: screen.evaluation, what="the evaluation to start")
+        worker = await wait_for(pilot, lambda: screen.evaluation.worker, what="the evaluation to start")
         assert not worker.is_finished, screen.query_one("#queries-status", Static).content
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, QueriesScreen), what="the explorer")
@@ -287,7 +289,7 @@ async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path, m
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="help")
         help_text = "\n".join(str(line[0]) for line in app.screen.query_one("#help-text").lines)  # type: ignore[attr-defined]
-        assert "Queries view" in help_text and "Order the queries" in help_text
+        assert "Retrieval query by query" in help_text and "Order the queries" not in help_text  # its own keys: in its own help
 
 
 async def test_choosing_a_query_scrolls_its_target_into_view(project: Path):
@@ -330,7 +332,7 @@ async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: P
 
 
 async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(project: Path):
-    from explorer.tui.queries.model import spread
+    from explorer.tui.queries.model import disagreement, disagrees
     from explorer.tui.tools import tool_commands
 
     app = make_app(project, max_size=300)
@@ -354,6 +356,14 @@ async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(p
         await pilot.press("o")
         await pilot.pause()
         ordered = [int(cell_texts(table, row)[0]) - 1 for row in range(table.row_count)]
-        spreads = [spread(run, q) for q in ordered]
-        assert spreads == sorted(spreads, reverse=True) and spreads[0] > spreads[-1]
+        # First the queries some settings find in the top 10 and others miss; then by rank spread.
+        keys = [disagreement(run, q) for q in ordered]
+        assert keys == sorted(keys, reverse=True) and keys[0] > keys[-1]
+        split = [disagrees(run, q) for q in ordered]
+        assert split == sorted(split, reverse=True)
+        # Home and End reach both ends of the reordered list.
+        await pilot.press("end")
+        assert table.cursor_row == table.row_count - 1
+        await pilot.press("home")
+        assert table.cursor_row == 0
         assert sorted(ordered) == list(range(len(run.result.queries)))

@@ -7,6 +7,8 @@ the pictures are the same on every run. Refresh after an intended change with
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import FIXTURES, SIZE, make_app, wait_for, wait_until_idle
 
 #: A start directory that exists nowhere: only shown as text in the export dialog.
@@ -80,3 +82,79 @@ def test_export_dialog(snap_compare):
         await pilot.pause(0.2)
 
     assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
+
+
+# -- the main screens at the smallest supported terminal and at a large one ----------------------
+SCREEN_SIZES = [(80, 24), (160, 45)]
+
+
+def _fixed_titles(pilot) -> None:
+    """Screens over a directory show its absolute path: name it the same on every checkout."""
+    pilot.app.screen.sub_title = "project"
+
+
+async def _explorer(pilot) -> None:
+    await loaded(pilot)
+    await pilot.press("n", "n")
+    await pilot.pause(0.1)
+
+
+async def _teach(pilot) -> None:
+    from explorer.tui.teach.screen import TeachScreen
+
+    await loaded(pilot)
+    await pilot.press("t")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, TeachScreen) and pilot.app.screen.run is not None,
+                   what="the trace")
+    await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+    await pilot.pause(0.2)
+
+
+async def _compare(pilot) -> None:
+    from explorer.tui.compare.screen import CompareScreen
+
+    await loaded(pilot)
+    await pilot.press("c")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CompareScreen)
+                   and pilot.app.screen.comparison is not None, what="the comparison")
+    await pilot.pause(0.2)
+
+
+async def _sweep(pilot) -> None:
+    from explorer.tui.sweep.retrieval import RetrievalPanel
+    from explorer.tui.sweep.screen import SweepScreen
+
+    await loaded(pilot)
+    pilot.app.action_sweep()
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SweepScreen) and pilot.app.screen.result is not None,
+                   what="the sweep", timeout=30)
+    panel = pilot.app.screen.query_one(RetrievalPanel)
+    await wait_for(pilot, lambda: panel.run is not None, what="the retrieval evaluation", timeout=30)
+    _fixed_titles(pilot)
+    pilot.app.screen.query_one("#sweep-table").focus()
+    await pilot.pause(0.2)
+
+
+async def _queries(pilot) -> None:
+    from explorer.tui.queries.screen import QueriesScreen
+
+    await loaded(pilot)
+    await pilot.press("r")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, QueriesScreen) and pilot.app.screen.run is not None,
+                   what="the evaluation", timeout=30)
+    _fixed_titles(pilot)
+    await pilot.press("down", "down")
+    await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("size", SCREEN_SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("screen", ["explorer", "teach", "compare", "sweep", "queries"])
+def test_main_screens_fit_the_terminal(snap_compare, monkeypatch, screen: str, size: tuple[int, int]):
+    from explorer.tui.queries.screen import QueriesScreen
+    from explorer.tui.sweep.screen import SweepScreen
+
+    monkeypatch.setattr(SweepScreen, "jobs", 1)  # no process pool: the same figures every run
+    monkeypatch.setattr(QueriesScreen, "jobs", 1)
+    run_before = {"explorer": _explorer, "teach": _teach, "compare": _compare, "sweep": _sweep,
+                  "queries": _queries}[screen]
+    assert snap_compare(app_for("inventory.py"), terminal_size=size, run_before=run_before)

@@ -152,8 +152,8 @@ async def test_play_pause_speed_and_parameter_change_restarts():
         assert screen.index == stopped
         assert "16 steps/s" in screen.query_one("#teach-panel").border_subtitle
 
-        # The explorer's + key changes the max size: the trace starts again with the new
-        # limit, from its first step, still playing.
+        # + changes the max size: the trace is computed again with the new limit, at the
+        # same place in the file, still playing.
         await pilot.press("space")
         await pilot.press("plus")
         await wait_for(pilot, lambda: screen.run is not first_run, what="a new trace")
@@ -218,3 +218,19 @@ async def test_tree_moves_the_user_did_not_make_never_stop_playing():
         await pilot.pause()
         ast.post_message(AstNodeSelected(node.start, node.end))  # the same, picked by the user
         await wait_for(pilot, lambda: not screen.playing, what="a pick to pause")
+
+
+def test_pieces_without_a_node_are_named_for_what_they_are():
+    from explorer.engine.api import parse
+    from explorer.engine.trace import trace_parsed
+
+    # One line far over the limit is cut at characters: its parts are pieces of a long line.
+    code = 'x = "' + "a" * 600 + '"\n'  # one token 600 characters long
+    options = ChunkOptions(max_size=100)
+    sentences = [step.sentence for step in trace_parsed(parse("long.py", code, options), options)]
+    assert not any("`text`" in sentence for sentence in sentences)
+    assert any(sentence.startswith("`part of a long line` (line 1,") for sentence in sentences)
+    # Without a syntax tree the file is packed line by line: its pieces are lines.
+    plain = ChunkOptions(max_size=20, language="text")
+    lines = [step.sentence for step in trace_parsed(parse("notes.txt", "a b c d e\n" * 30, plain), plain)]
+    assert not any("`text`" in sentence for sentence in lines)

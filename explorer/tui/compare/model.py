@@ -16,7 +16,7 @@ from explorer.engine.per_setting import chunk_setting
 from explorer.engine.quality import FileMetrics, GroupSummary, measure_file, summarize
 
 from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile
-from ..workers import structure_of
+from ..document_service import structure_of
 
 #: What the second side is: the line-packing baseline, or the AST chunker with other parameters.
 BASELINE = "baseline"

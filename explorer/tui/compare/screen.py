@@ -29,7 +29,7 @@ from explorer.engine.options import ChunkOptions
 from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..state import Document, LoadedFile
-from ..view import explorer_state
+from ..explorer_state import explorer_state
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
@@ -114,8 +114,21 @@ def measures_table(comparison: Comparison) -> Table:
 class CompareScreen(Screen):
     """One file, two chunkings."""
 
+    BINDING_GROUP_TITLE = "the compare view"
+    HELP = """
+The open file chunked two ways: left with the explorer's parameters (+ and - change its
+size), right with the line-packing baseline or a second set of parameters (b switches;
+] and [ change its size). The red bar marks a definition or doc comment a side splits.
+Measures (green: the better of the two):
+  definitions split     definitions that fit the limit but were cut anyway
+  doc comments cut off  a doc comment left in another chunk than its definition
+  clean cuts            chunk boundaries that fall between two statements or two sibling
+                        nodes (not inside a node, not inside a token), in % of all cuts
+  mid-line cuts         boundaries that fall inside a line
+"""
+
     BINDINGS = [
-        Binding("b", "toggle_second", "Baseline/second set", id="compare.toggle",
+        Binding("b", "toggle_second", "Baseline/2nd set", id="compare.toggle",
                 tooltip="Compare with the line-packing baseline, or with a second set of parameters"),
         Binding("right_square_bracket", "second_size(1)", "Right size+", key_display="]", id="compare.size_up",
                 tooltip="Increase the right side's max size (switches it to a second set)"),
@@ -125,7 +138,11 @@ class CompareScreen(Screen):
                 tooltip="Scroll to the next definition either side splits"),
         Binding("p", "next_split(-1)", "Prev split", id="compare.previous_split",
                 tooltip="Scroll to the previous definition either side splits"),
-        Binding("escape", "leave", "Explorer", id="compare.leave", tooltip="Back to the explorer"),
+        Binding("plus,equals_sign", "app.size_step(1)", "Left size+", key_display="+", id="compare.left_size_up",
+                tooltip="Increase the left side's max size (the explorer's parameters)"),
+        Binding("minus", "app.size_step(-1)", "Left size-", key_display="-", id="compare.left_size_down",
+                tooltip="Decrease the left side's max size (the explorer's parameters)"),
+        Binding("escape", "leave", "Back", id="compare.leave", tooltip="Back to the screen the view was opened from"),
     ]
 
     DEFAULT_CSS = """
@@ -179,7 +196,9 @@ class CompareScreen(Screen):
         self.watch(first, "scroll_x", partial(self._sync_scroll, second), init=False)
         self.watch(second, "scroll_x", partial(self._sync_scroll, first), init=False)
         self.watch(self.app, "options", self._options_changed, init=False)
-        self.query_one("#compare-measures").border_title = "Quality (green: the better of the two)"
+        measures = self.query_one("#compare-measures")
+        measures.border_title = "Quality (green: the better of the two)"
+        measures.border_subtitle = "clean cut: between two statements or sibling nodes, not inside one · ? explains"
         first.focus()
         self.recompute()
 

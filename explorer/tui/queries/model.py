@@ -152,8 +152,15 @@ def _pieces(spans: list[tuple[int, int, int]], start: int, end: int) -> int:
 
 
 # -- words for the view --------------------------------------------------------------------
+def in_top(rank: int | None) -> bool:
+    """Whether the target was found within the ranks the view reports (a hit)."""
+    return rank is not None and rank <= RANK_DEPTH
+
+
 def rank_text(rank: int | None) -> str:
-    return str(rank) if rank is not None else f">{RANK_DEPTH}"
+    """The rank as shown everywhere: a number within the top RANK_DEPTH, ``>10`` beyond it
+    (or not retrieved at all: the view does not tell the two apart)."""
+    return str(rank) if in_top(rank) else f">{RANK_DEPTH}"
 
 
 def kept_or_cut(pieces: int, what: str = "it") -> str:
@@ -162,13 +169,25 @@ def kept_or_cut(pieces: int, what: str = "it") -> str:
 
 
 def _order(rank: int | None) -> int:
-    return rank if rank is not None else RANK_DEPTH + 1
+    return rank if rank is not None and in_top(rank) else RANK_DEPTH + 1
 
 
 def spread(run: RetrievalRun, query: int) -> int:
-    """How far apart the settings rank a query's target (0: all the same)."""
+    """How far apart the settings rank a query's target (0: all the same; ranks past the
+    top RANK_DEPTH count as one)."""
     ranks = [_order(setting.outcomes[query].rank) for setting in run.settings]
     return max(ranks) - min(ranks) if ranks else 0
+
+
+def disagrees(run: RetrievalRun, query: int) -> bool:
+    """Whether some settings find the query's target (in the top RANK_DEPTH) and others miss it."""
+    hits = {in_top(setting.outcomes[query].rank) for setting in run.settings}
+    return len(hits) == 2
+
+
+def disagreement(run: RetrievalRun, query: int) -> tuple[bool, int]:
+    """The sort key of "disagreements first": hit against miss first, then how far apart the ranks are."""
+    return disagrees(run, query), spread(run, query)
 
 
 def lesson(run: RetrievalRun, query: int) -> str:
@@ -183,11 +202,11 @@ def lesson(run: RetrievalRun, query: int) -> str:
     best = min(range(len(settings)), key=lambda s: (_order(ranks[s]), s))
     worst = max(range(len(settings)), key=lambda s: (_order(ranks[s]), -s))
     if len(settings) == 1 or _order(ranks[best]) == _order(ranks[worst]):
-        where = f"rank {rank_text(ranks[best])}" if ranks[best] is not None else f"not in the top {RANK_DEPTH}"
+        where = _found(ranks[best])
         return f"Every setting: {where}."
     return (f"{labels[worst]} {kept_or_cut(pieces[worst], 'this definition')}: {_found(ranks[worst])}; "
             f"{labels[best]} {kept_or_cut(pieces[best])}: {_found(ranks[best])}.")
 
 
 def _found(rank: int | None) -> str:
-    return f"rank {rank}" if rank is not None else f"not in the top {RANK_DEPTH}"
+    return f"rank {rank}" if in_top(rank) else f"not in the top {RANK_DEPTH}"

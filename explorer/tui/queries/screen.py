@@ -14,6 +14,7 @@ in a worker (progress above; leaving cancels it).
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 from rich.style import Style
@@ -24,18 +25,19 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, ProgressBar, Static
-from textual.worker import Worker
 
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions
 
+from ..explorer_state import explorer_state
 from ..state import LoadedFile
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import OverlaySourceView
 from .detail import QueryDetail
 from .messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
 from .model import RetrievalRun
-from .runner import start_evaluation
+from .picker import SettingsPicker
+from .runner import Evaluation
 from .source import OverlayStyles, display_file, evaluated_document, query_overlays
 from .table import QueryTable
 
@@ -52,8 +54,22 @@ def default_settings(options: ChunkOptions) -> list[ChunkOptions]:
 class QueriesScreen(Screen):
     """Which queries each setting retrieves, and why."""
 
+    #: Below 110 columns the query list takes more of the width: its rank columns must show.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+
     #: Worker processes for the evaluation (None: every core). Tests use 1 (no process pool).
     jobs: int | None = None
+
+    BINDING_GROUP_TITLE = "the queries view"
+    HELP = """
+Each row is a query made from a definition's doc; the columns give the rank of the
+chunk holding that definition under each setting: 1 is best, >10 means not in the top 10
+(ranks past 10 all read >10). Green: first; light green: top 5; yellow: top 10; red: missed.
+The target is the definition the query was made from (path:line, 1-based).
+o puts first the queries some settings find (in the top 10) and others miss.
+Right: the target's file as the shown setting chunked it; violet ▌ marks the target,
+green the top-5 chunks that hold it, red those that do not.
+"""
 
     BINDINGS = [
         Binding("right_square_bracket", "shown_setting(1)", "Next setting", key_display="]",
@@ -61,7 +77,11 @@ class QueriesScreen(Screen):
         Binding("left_square_bracket", "shown_setting(-1)", "Prev setting", key_display="[",
                 id="queries.previous_setting", tooltip="Show the previous setting's chunks and top 5"),
         Binding("o", "order", "Order", id="queries.order",
-                tooltip="Order the queries as found, or by how much the settings disagree on them"),
+                tooltip="Order the queries as found, or those some settings find and others miss first"),
+        Binding("t", "teach", "Teach", id="queries.teach",
+                tooltip="Step through how the highlighted query's target file is chunked"),
+        Binding("s", "pick_settings", "Settings", id="queries.settings",
+                tooltip="Choose the settings to compare (max size, strategy, overlap, context)"),
         Binding("r", "rerun", "Rerun", id="queries.rerun", tooltip="Evaluate again (files may have changed)"),
         Binding("escape", "leave", "Back", id="queries.leave", tooltip="Back to where the view was opened from"),
     ]
@@ -74,6 +94,7 @@ class QueriesScreen(Screen):
         #queries-status { width: 1fr; color: $text-muted; padding: 0 0 0 1; }
         #queries-main { height: 1fr; }
         #queries-left { width: 55%; }
+        &.-narrow #queries-left { width: 68%; }
         #queries-source { width: 1fr; }
         QueryTable, QueryDetail, #queries-source {
             border: round $panel-lighten-2;
@@ -93,10 +114,9 @@ class QueriesScreen(Screen):
         self.settings = settings if settings is not None else [s.options for s in run.settings] if run else []
         self.reference = reference if run is None else run.result.reference
         self.walk = walk
-        self.generation = 0
         self.shown_setting = self.reference
-        #: The worker of the latest evaluation (None: the view was opened on a finished one).
-        self.evaluation: Worker[None] | None = None
+        #: The evaluations this view runs (none when it was opened on a finished one).
+        self.evaluation = Evaluation(self)
         self._files: dict[str, LoadedFile] = {}
 
     def compose(self) -> ComposeResult:
@@ -123,6 +143,7 @@ class QueriesScreen(Screen):
         self.title = "Queries"
         self.sub_title = self.root
         self.table.border_title = "Queries: rank of the target per setting (>10: not in the top 10)"
+        self.table.border_subtitle = "o: hit/miss disagreements first · s: settings · t: teach the target's file"
         self.query_one(QueryDetail).border_title = "The highlighted query"
         view = self.source_view
         view.border_title = "Target file"
@@ -138,28 +159,26 @@ class QueriesScreen(Screen):
         if not self.settings:
             self.notify("No settings to evaluate", severity="warning")
             return
-        self.generation += 1
         progress = self.query_one(ProgressBar)
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
         self._status(f"Evaluating {len(self.settings)} settings over {self.root} …")
-        self.evaluation = start_evaluation(self, self.root, self.settings, self.generation, reference=self.reference,
-                                           walk=self.walk, jobs=self.jobs)
+        self.evaluation.evaluate(self.root, self.settings, reference=self.reference, walk=self.walk, jobs=self.jobs)
 
     @on(RetrievalProgressed)
     def _progressed(self, message: RetrievalProgressed) -> None:
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self.query_one(ProgressBar).update(progress=round(100 * message.progress.fraction))
             self._status(f"Evaluating: {message.progress.text} …")
 
     @on(RetrievalEvaluated)
     def _evaluated(self, message: RetrievalEvaluated) -> None:
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self._show_run(message.run)
 
     @on(RetrievalFailed)
     def _failed(self, message: RetrievalFailed) -> None:
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self.query_one(ProgressBar).add_class("-idle")
             self._status(f"The evaluation failed: {message.reason}")
             self.notify(message.reason, title="Retrieval evaluation failed", severity="error")
@@ -200,7 +219,7 @@ class QueriesScreen(Screen):
             file = self._files[target.path] = display_file(self.root, target.path, run.sources[target.path])
         view = self.source_view
         options = run.settings[setting].options
-        document = evaluated_document(file, run.chunks[setting][target.path], options, self.generation)
+        document = evaluated_document(file, run.chunks[setting][target.path], options, self.evaluation.generation)
         view.show_document(document)
         view.set_overlays(query_overlays(run, query, setting, self.overlay_styles))
         view.border_title = f"{target.path} · as chunked by {run.labels()[setting]}"
@@ -221,6 +240,25 @@ class QueriesScreen(Screen):
         self.table.toggle_order()
         self.notify("Queries ordered " + ("by disagreement" if self.table.by_disagreement else "as found"),
                     timeout=2)
+
+    def action_teach(self) -> None:
+        from ..teach.screen import TeachScreen
+
+        run, query = self.run, self.table.query_index
+        if run is None or query is None:
+            self.notify("No query highlighted", severity="warning")
+            return
+        self.app.push_screen(TeachScreen(path=os.path.join(self.root, run.result.queries[query].path)))
+
+    def action_pick_settings(self) -> None:
+        base = self.settings[self.reference] if self.settings else explorer_state(self).options
+        self.app.push_screen(SettingsPicker(base, self.settings), self._settings_picked)
+
+    def _settings_picked(self, settings: list[ChunkOptions] | None) -> None:
+        if not settings or settings == self.settings:
+            return
+        self.settings, self.reference = settings, 0
+        self.action_rerun()
 
     def action_leave(self) -> None:
         self.dismiss()

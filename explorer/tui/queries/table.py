@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from explorer.engine.text import display_line
 
-from .model import RetrievalRun, rank_text, spread
+from .model import RetrievalRun, disagreement, in_top, rank_text
 
 QUERY_WIDTH = 32
 TARGET_WIDTH = 22
@@ -32,12 +33,20 @@ def shown_tail(text: str, width: int) -> str:
 
 
 def rank_cell(rank: int | None) -> Text:
-    style = MISSED if rank is None else FIRST if rank == 1 else TOP5 if rank <= 5 else TOP10
+    style = MISSED if rank is None or not in_top(rank) else FIRST if rank == 1 else TOP5 if rank <= 5 else TOP10
     return Text(rank_text(rank), style=style, justify="right")
 
 
 class QueryTable(DataTable):
-    """Queries with their target's rank per setting; ``o`` orders by disagreement."""
+    """Queries with their target's rank per setting; ``o`` puts first the queries some settings
+    find and others miss."""
+
+    BINDING_GROUP_TITLE = "Query list"
+    BINDINGS = [
+        Binding("home,g", "first_row", "First query", show=False, id="queries.first",
+                tooltip="Go to the first query"),
+        Binding("end,G", "last_row", "Last query", show=False, id="queries.last", tooltip="Go to the last query"),
+    ]
 
     DEFAULT_CSS = """
     QueryTable { height: 1fr; }
@@ -52,13 +61,23 @@ class QueryTable(DataTable):
         self.run = run
         self.clear(columns=True)
         self.add_column("#", key="#")
+        # The target right after the number: a table wider than its pane is clipped on the
+        # right, and the target must keep its line number.
+        self.add_column("target", key="target")
         varied = run.result.varied
         for k, setting in enumerate(run.settings):  # the ranks first: they are what the view is about
             header = " ".join(str(getattr(setting.options, name)) for name in varied)
             self.add_column(Text(header, justify="right"), key=f"setting-{k}")
-        self.add_column("query", key="query")
-        self.add_column("target", key="target")
+        self.add_column("query", key="query")  # long: the detail below shows it whole
         self._fill()
+
+    def action_first_row(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0)
+
+    def action_last_row(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1)
 
     def toggle_order(self) -> None:
         self.by_disagreement = not self.by_disagreement
@@ -80,13 +99,13 @@ class QueryTable(DataTable):
         self.clear()
         order = list(range(len(run.result.queries)))
         if self.by_disagreement:
-            order.sort(key=lambda q: -spread(run, q))
+            order.sort(key=lambda q: disagreement(run, q), reverse=True)
         for q in order:
             query = run.result.queries[q]
-            cells = [Text(str(q + 1), justify="right")]
+            cells = [Text(str(q + 1), justify="right"),
+                     Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH))]
             cells += [rank_cell(setting.outcomes[q].rank) for setting in run.settings]
-            cells += [Text(shown(query.text, QUERY_WIDTH)),
-                      Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH))]
+            cells += [Text(shown(query.text, QUERY_WIDTH))]
             self.add_row(*cells, key=str(q))
         if keep is not None:
             self.move_cursor(row=self.get_row_index(str(keep)))

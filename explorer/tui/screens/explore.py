@@ -8,7 +8,7 @@ to the same place, quietly, so they do not echo it back.
 from __future__ import annotations
 
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -22,7 +22,7 @@ from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, En
 
 from ..literal import literal, visible
 from ..state import Document, display_path
-from ..view import ExplorerState, explorer_state
+from ..explorer_state import ExplorerState, explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
@@ -34,6 +34,9 @@ from ..widgets.scope.tree import ScopeTree
 from ..widgets.source.view import SourceView
 
 
+#: The side each pane lives in (the source is always shown).
+_SIDES = {"files": "left", "ast": "left", "scope": "left", "params": "right", "chunks": "right", "detail": "right"}
+
 #: Seconds the source cursor must rest before the AST and scope trees follow it.
 TREES_FOLLOW_DELAY = 0.12
 
@@ -43,18 +46,69 @@ class ExploreScreen(Screen):
 
     _reveal_timer: Timer | None = None
 
+    #: Below this many columns only one side pane shows at a time, so the source keeps room.
+    NARROW = 110
+    #: Below this many columns the side panes narrow further.
+    TINY = 70
     #: Below 110 columns the panes narrow and the parameters stack in two columns
     #: (styles/app.tcss), so that an 80-column terminal shows every field.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]
 
+    BINDING_GROUP_TITLE = "the explorer"
+    HELP = """
+Each chunk has its own background; the gutter shows line numbers, chunk numbers at the
+first line of each chunk, ┆ on overlap lines (repeated at the head of the next chunk) and
+✂ where a cut had to fall inside a token. Line numbers are 1-based everywhere, as in editors;
+the AST pane shows 1-based line:column too (columns count characters).
+Stats: over = chunks above the max size; tiny = chunks under 50 non-whitespace characters.
+Moving in any pane moves the others to the same place. The command palette (ctrl+p)
+offers every action as "group: action", and finds files by name.
+Layout: [ and ] show or hide the side panes (below 110 columns one shows at a time);
+z maximizes the focused pane (z again restores it).
+"""
+
+    # The order is the footer's: when the keys do not fit, the last ones are left out first.
     BINDINGS = [
-        Binding("1", "focus_pane('files')", "Files", show=False, id="focus.files"),
-        Binding("2", "focus_pane('source')", "Source", show=False, id="focus.source"),
-        Binding("3", "focus_pane('ast')", "AST", show=False, id="focus.ast"),
-        Binding("4", "focus_pane('scope')", "Scope", show=False, id="focus.scope"),
-        Binding("5", "focus_pane('chunks')", "Chunks", show=False, id="focus.chunks"),
-        Binding("6", "focus_pane('params')", "Parameters", show=False, id="focus.params"),
+        Binding("plus,equals_sign", "app.size_step(1)", "Size+", key_display="+", id="params.size_up",
+                tooltip="Increase the max chunk size by one step"),
+        Binding("minus", "app.size_step(-1)", "Size-", key_display="-", id="params.size_down",
+                tooltip="Decrease the max chunk size by one step"),
+        Binding("t", "app.teach", "Teach", id="tools.teach",
+                tooltip="Step through how the open file (or a sample) is chunked"),
+        Binding("c", "app.compare", "Compare", id="tools.compare",
+                tooltip="The open file chunked two ways, side by side"),
+        Binding("z", "zoom", "Zoom", id="layout.zoom", tooltip="Maximize the focused pane, or restore the layout"),
+        Binding("n", "app.next_chunk", "Next", id="chunks.next", tooltip="Select the next chunk"),
+        Binding("p", "app.previous_chunk", "Prev", id="chunks.previous", tooltip="Select the previous chunk"),
+        Binding("left_square_bracket", "toggle_side('left')", "Left", key_display="[", id="layout.left",
+                tooltip="Show or hide the left panes (files, AST, scope)"),
+        Binding("right_square_bracket", "toggle_side('right')", "Right", key_display="]", id="layout.right",
+                tooltip="Show or hide the right panes (parameters, stats, chunks)"),
+        Binding("r", "app.queries", "Queries", id="tools.queries",
+                tooltip="Retrieval query by query: which settings find each definition from its doc"),
+        Binding("greater_than_sign", "app.overlap_step(1)", "Overlap+", key_display=">", id="params.overlap_up",
+                tooltip="Repeat one more line of the previous chunk at the head of each chunk"),
+        Binding("less_than_sign", "app.overlap_step(-1)", "Overlap-", key_display="<", id="params.overlap_down",
+                tooltip="Repeat one line fewer"),
+        Binding("e", "app.export", "Export", id="export.file", tooltip="Export the open file's chunks as JSON"),
+        Binding("o", "app.open_anyway", "Open anyway", show=False, id="file.open_anyway",
+                tooltip="Open the file refused for its size anyway"),
+        Binding("1", "focus_pane('files')", "Files", show=False, id="focus.files", tooltip="Focus the file tree"),
+        Binding("2", "focus_pane('source')", "Source", show=False, id="focus.source", tooltip="Focus the source"),
+        Binding("3", "focus_pane('ast')", "AST", show=False, id="focus.ast", tooltip="Focus the syntax tree"),
+        Binding("4", "focus_pane('scope')", "Scope", show=False, id="focus.scope", tooltip="Focus the scope tree"),
+        Binding("5", "focus_pane('chunks')", "Chunks", show=False, id="focus.chunks",
+                tooltip="Focus the chunk list"),
+        Binding("6", "focus_pane('params')", "Parameters", show=False, id="focus.params",
+                tooltip="Focus the parameters (a focused field takes the typed characters)"),
+        Binding("7", "focus_pane('detail')", "Chunk", show=False, id="focus.detail",
+                tooltip="Focus the selected chunk's text"),
     ]
+
+    #: Which side panes are hidden (by the user, or for lack of room).
+    _hidden: set[str]
+    #: The user chose the side panes with [ or ]: no more automatic choice.
+    _sides_chosen = False
 
     @property
     def explorer(self) -> ExplorerState:
@@ -80,6 +134,8 @@ class ExploreScreen(Screen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self._hidden = set()
+        self._fit_sides()
         self.query_one("#files").border_title = "Files"
         self.query_one("#source").border_title = "Source"
         self.query_one("#params").border_title = "Parameters"
@@ -92,6 +148,8 @@ class ExploreScreen(Screen):
 
     # -- state in ---------------------------------------------------------------------------
     def _document_changed(self, old: Document | None, new: Document | None) -> None:
+        if (old is None) != (new is None):
+            self._fit_sides()
         source = self.query_one(SourceView)
         ast = self.query_one(AstTree)
         scope = self.query_one(ScopeTree)
@@ -283,5 +341,62 @@ class ExploreScreen(Screen):
     def action_focus_pane(self, pane: str) -> None:
         if pane in ("ast", "scope"):
             self.query_one(TabbedContent).active = f"{pane}-tab"
+        side = _SIDES.get(pane)
+        if side is not None and side in self._hidden:
+            self._show_side(side)
+        if self.maximized is not None:
+            self.minimize()
         target = {"params": "#max-size"}.get(pane, f"#{pane}")
         self.query_one(target).focus()
+
+    # -- layout -------------------------------------------------------------------------------
+    @property
+    def narrow(self) -> bool:
+        return self.app.size.width < self.NARROW
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_sides()
+
+    def _fit_sides(self) -> None:
+        """Below NARROW columns one side pane at a time: the files until a file is open, then
+        the parameters and chunks (unless the user chose with [ or ])."""
+        self.set_class(self.app.size.width < self.TINY, "-tiny")
+        if not self.narrow:
+            if not self._sides_chosen:
+                self._set_hidden(set())
+            return
+        if self._sides_chosen and len(self._hidden) >= 1:
+            return
+        self._set_hidden({"left"} if self.explorer.document is not None else {"right"})
+
+    def _set_hidden(self, hidden: set[str]) -> None:
+        self._hidden = set(hidden)
+        self.set_class("left" in hidden, "-hide-left")
+        self.set_class("right" in hidden, "-hide-right")
+        focused = self.focused
+        if focused is not None and any(focused in self.query_one(f"#{side}").walk_children() for side in hidden):
+            self.query_one(SourceView).focus()
+
+    def _show_side(self, side: str) -> None:
+        other = "right" if side == "left" else "left"
+        self._set_hidden({other} if self.narrow else self._hidden - {side})
+
+    def action_toggle_side(self, side: str) -> None:
+        self._sides_chosen = True
+        if side in self._hidden:
+            self._show_side(side)
+        else:
+            self._set_hidden(self._hidden | {side})
+
+    def action_zoom(self) -> None:
+        """Maximize the pane that has focus (its titled box), or restore the layout."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        focused = self.focused
+        panes = [self.query_one(f"#{name}") for name in ("files", "structure", "source", "params", "chunks", "detail")]
+        for pane in panes:
+            if focused is pane or (focused is not None and focused in pane.walk_children()):
+                self.maximized = pane
+                return
+        self.maximized = self.query_one(SourceView)

@@ -23,7 +23,7 @@ from explorer.workspace.walk import WalkOptions
 
 from ..queries.messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
 from ..queries.model import RetrievalRun
-from ..queries.runner import start_evaluation
+from ..queries.runner import Evaluation
 from .whiskers import whisker_chart
 
 NOTE = Style(dim=True)
@@ -48,7 +48,7 @@ class RetrievalPanel(Vertical):
     def __init__(self, *, id: str | None = None):
         super().__init__(id=id)
         self.run: RetrievalRun | None = None
-        self.generation = 0
+        self.evaluation = Evaluation(self)
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(id="retrieval-progress", show_eta=False, classes="-idle")
@@ -69,19 +69,16 @@ class RetrievalPanel(Vertical):
                  current: int | None = None, walk: WalkOptions | None = None, jobs: int | None = None) -> None:
         """Start evaluating ``settings`` (a running evaluation is cancelled); ``current``:
         the index of the settings in use, if listed."""
-        self.generation += 1
         progress = self.query_one(ProgressBar)
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
         self._chart(Text(f"Evaluating retrieval of {len(settings)} settings …", style=NOTE))
-        start_evaluation(self, root, settings, self.generation, reference=reference, current=current, walk=walk,
-                         jobs=jobs)
+        self.evaluation.evaluate(root, settings, reference=reference, current=current, walk=walk, jobs=jobs)
 
     def reset(self) -> None:
         """A new sweep started: stop the evaluation of the old settings, wait for the new ones."""
-        self.generation += 1
+        self.evaluation.cancel()
         self.run = None
-        self.app.workers.cancel_node(self)
         self.query_one(ProgressBar).add_class("-idle")
         self._chart(Text("Retrieval is evaluated once the sweep has measured the settings.", style=NOTE))
 
@@ -91,13 +88,13 @@ class RetrievalPanel(Vertical):
     @on(RetrievalProgressed)
     def _progressed(self, message: RetrievalProgressed) -> None:
         message.stop()
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self.query_one(ProgressBar).update(progress=round(100 * message.progress.fraction))
             self._chart(Text(f"Evaluating retrieval: {message.progress.text} …", style=NOTE))
 
     @on(RetrievalEvaluated)
     def _evaluated(self, message: RetrievalEvaluated) -> None:
-        if message.generation != self.generation:
+        if not self.evaluation.is_current(message.generation):
             message.stop()
             return
         self.run = message.run
@@ -107,7 +104,7 @@ class RetrievalPanel(Vertical):
     @on(RetrievalFailed)
     def _failed(self, message: RetrievalFailed) -> None:
         message.stop()
-        if message.generation == self.generation:
+        if self.evaluation.is_current(message.generation):
             self.query_one(ProgressBar).add_class("-idle")
             self._chart(Text(f"Retrieval could not be evaluated: {message.reason}", style=NOTE))
             self.notify(message.reason, title="Retrieval evaluation failed", severity="error")

@@ -29,7 +29,7 @@ from explorer.workspace.sweep import sweep_paths
 from ..jobs import LatestJob
 from ..literal import visible
 from ..messages import SettingChosen
-from ..view import explorer_state
+from ..explorer_state import explorer_state
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 from .retrieval import RetrievalPanel
@@ -197,8 +197,9 @@ class SweepScreen(Screen):
         skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
         failed = f", {len(result.failed)} failed" if result.failed else ""
         unit = result.settings[0].options.size_unit if result.settings else ""
+        took = f" in {result.seconds:.1f} s" if explorer_state(self).show_timings else ""
         self._status(
-            f"{result.files:,} files ({result.bytes / 1e6:.1f} MB){skipped}{failed} in {result.seconds:.1f} s · "
+            f"{result.files:,} files ({result.bytes / 1e6:.1f} MB){skipped}{failed}{took} · "
             f"sizes in {unit} · * = the setting in use · index = {result.embedding_dim}-d float32 vectors + text"
         )
         table.focus()

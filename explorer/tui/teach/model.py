@@ -23,7 +23,7 @@ from explorer.engine.text import WHITESPACE
 from explorer.engine.trace import TraceStep, trace_parsed
 
 from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile, needs_reparse
-from ..workers import structure_of
+from ..document_service import structure_of
 
 #: The kinds of decision ``[`` / ``]`` jump between: name -> (actions, what the footer says).
 DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {
@@ -115,6 +115,15 @@ def first_step_about(run: TraceRun, start: int, end: int) -> int | None:
     return None
 
 
+def step_near(run: TraceRun, byte: int) -> int:
+    """The first step placing a piece that starts at or after ``byte`` (the run at the same
+    place in the file), else the last step: where to stay when the parameters change."""
+    for index, step in enumerate(run.steps):
+        if step.piece is not None and step.action != "finish" and step.piece.start >= byte:
+            return index
+    return max(0, len(run.steps) - 1)
+
+
 def compute_run(
     file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] = lambda: False
 ) -> TraceRun:
@@ -143,7 +152,7 @@ def compute_run(
 
 def load_file(path: str, options: ChunkOptions, root: str | None = None) -> LoadedFile:
     """Read and parse a file for teaching (a sample, or a file not open in the explorer)."""
-    from ..workers import parse_file, read_source
+    from ..document_service import parse_file, read_source
 
     return parse_file(path, read_source(path), options, root)
 

@@ -30,14 +30,14 @@ from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..messages import AstNodeSelected
 from ..state import Document, LoadedFile
-from ..view import explorer_state
+from ..explorer_state import explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.footer import KeyFooter
 from .gauge import WindowGauge
 from .messages import TimelinePicked, TraceFailed, TraceReady
 from .model import (
     DECISION_KINDS, DEFAULT_SPEED, KIND_ORDER, SPEEDS, TraceCancelled, TraceRun, compute_run, first_step_about,
-    load_file, node_for_step,
+    load_file, node_for_step, step_near,
 )
 from .narration import StepNarration
 from .source import TraceSourceView
@@ -59,9 +59,9 @@ class TeachScreen(Screen):
     """The chunker explaining itself on one file."""
 
     BINDINGS = [
-        Binding("right,l", "step(1)", "Step", id="teach.next", priority=True,
+        Binding("right,l", "step(1)", "Next step", id="teach.next", priority=True,
                 tooltip="Go to the next step"),
-        Binding("left,h", "step(-1)", "Back", id="teach.previous", priority=True,
+        Binding("left,h", "step(-1)", "Prev step", id="teach.previous", priority=True,
                 tooltip="Go back one step"),
         Binding("right_square_bracket", "jump(1)", "Next decision", key_display="]", id="teach.jump_next",
                 priority=True, tooltip="Go to the next decision of the chosen kind"),
@@ -79,8 +79,25 @@ class TeachScreen(Screen):
                 tooltip="Go to the step that completed the previous chunk"),
         Binding("home", "go(0)", "First step", show=False, id="teach.first", priority=True),
         Binding("end", "go(-1)", "Last step", show=False, id="teach.last", priority=True),
-        Binding("escape", "leave", "Explorer", id="teach.leave", tooltip="Back to the explorer"),
+        Binding("plus,equals_sign", "app.size_step(1)", "Size+", key_display="+", id="teach.size_up",
+                tooltip="Increase the max chunk size by one step (the trace stays at the same place)"),
+        Binding("minus", "app.size_step(-1)", "Size-", key_display="-", id="teach.size_down",
+                tooltip="Decrease the max chunk size by one step"),
+        Binding("escape", "leave", "Back", id="teach.leave", tooltip="Back to the screen teach mode was opened from"),
     ]
+
+    BINDING_GROUP_TITLE = "teach mode"
+    HELP = """
+Teach mode plays the chunker's decisions on one file, one sentence a step. The gauge
+shows the window being built against the size limit.
+Colours in the source: the node considered now, a node too big on its own (it gets
+opened up), the window being built; finished chunks keep their own colours.
+Timeline marks (one line for the whole run; click to go there):
+  ┃  a chunk was closed (in that chunk's colour)     ✂  a cut had to fall inside a token
+  ▾  a node too big was opened up into its children  +  pieces kept together
+  ●  the step shown now                              ─  other steps
+Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
+"""
 
     DEFAULT_CSS = """
     TeachScreen {
@@ -89,7 +106,7 @@ class TeachScreen(Screen):
         #teach-ast > .tree--cursor { background: $accent 45%; text-style: bold; }
         #teach-source { width: 1fr; }
         #teach-panel { height: auto; }
-        #teach-legend { height: 1; padding: 0 1; }
+        #teach-legend { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
         #teach-ast, #teach-source, #teach-panel {
             border: round $panel-lighten-2;
             border-title-color: $text-muted;
@@ -119,6 +136,8 @@ class TeachScreen(Screen):
         #: Play as soon as the trace being computed is ready (space pressed meanwhile, or
         #: a parameter changed while playing).
         self._play_when_ready = False
+        #: Where in the file the shown step was when the parameters changed (stay there).
+        self._stay_at: int | None = None
 
     # -- layout ----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -154,7 +173,13 @@ class TeachScreen(Screen):
             text.append(f" {label} ", style)
             text.append("  ")
         text.append("chunks done: their own colours", Style(dim=True))
-        self.query_one("#teach-legend", Static).update(text)
+        marks = Text("\n")
+        marks.append("marks: ", Style(dim=True))
+        for glyph, label in (("┃", "chunk closed"), ("✂", "cut in a token"), ("▾", "opened up"),
+                             ("+", "kept together"), ("●", "now")):
+            marks.append(glyph, Style(bold=True))
+            marks.append(f" {label}  ", Style(dim=True))
+        self.query_one("#teach-legend", Static).update(text + marks)
 
     def _show_status(self) -> None:
         playing = "▶ playing" if self.playing else "❚❚ paused"
@@ -180,6 +205,7 @@ class TeachScreen(Screen):
     def load(self, path: str, *, sample: bool = False) -> None:
         """Teach another file (a sample picked in the palette)."""
         self.file, self.path, self.sample = None, path, sample
+        self._stay_at = None
         self.run = None
         name = os.path.basename(path)
         self.sub_title = visible(name)
@@ -187,7 +213,21 @@ class TeachScreen(Screen):
         self.trace()
 
     def _options_changed(self, options: ChunkOptions) -> None:
+        step = self.step
+        if step is not None:
+            self._stay_at = step.piece.start if step.piece is not None else None
+            if self._stay_at is None and self.index > 0:
+                self._stay_at = self.step_start_before()
         self.trace()
+
+    def step_start_before(self) -> int | None:
+        """The start of the last piece placed before the shown step (a step about no piece)."""
+        if self.run is None:
+            return None
+        for step in reversed(self.run.steps[: self.index]):
+            if step.piece is not None:
+                return step.piece.start
+        return None
 
     @on(TraceReady)
     def _trace_ready(self, message: TraceReady) -> None:
@@ -205,7 +245,8 @@ class TeachScreen(Screen):
             f"{parsed.language or 'plain text'} · {mode} · max {options.max_size:,} {options.size_unit} · "
             f"{len(run.steps):,} steps · {len(run.chunks):,} chunks"
         )
-        self.go(0)
+        stay, self._stay_at = self._stay_at, None
+        self.go(step_near(run, stay) if stay is not None else 0)
         if self._play_when_ready:
             self._play_when_ready = False
             self.play()

@@ -7,14 +7,23 @@ some 20-30 ms plus a relayout; at start-up it composed nothing, then rebuilt thr
 times before the first complete frame. This footer is our own (as Toolong's is):
 it composes its keys at once from the screen's active bindings, and rebuilds only
 when what it would show has changed. It looks like Textual's.
+
+What it shows is what works: a focused text field takes the printable keys, so
+their bindings are not offered then. When the keys do not fit, whole keys are
+left out, the least used first (the later in their screen's list); ``?`` (help,
+where every key is listed) and the quit key stay.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import ScrollableContainer
+from textual.keys import key_to_character
+from textual.widgets import Input, TextArea
 
 from .footer_key import FooterKey
 
@@ -23,6 +32,53 @@ if TYPE_CHECKING:
 
 #: One shown key: (key, key display, description, enabled, tooltip, on the right).
 ShownKey = tuple[str, str, str, bool, str, bool]
+
+#: Actions whose keys are left out for lack of room only when nothing else is left:
+#: help (every key is listed there), quit, and going back to the screen before.
+ALWAYS_SHOWN = ("help", "app.help", "quit", "app.quit", "leave")
+
+
+def key_width(display: str, description: str, compact: bool = False) -> int:
+    """Cells a FooterKey takes: `` key `` and ``description `` (``key description`` when compact)."""
+    if compact:
+        return len(display) + (1 + len(description) if description else 0)
+    return len(display) + 2 + (len(description) + 1 if description else 0)
+
+
+_KEY_NAMES = {
+    "plus": "+", "minus": "-", "equals_sign": "=", "greater_than_sign": ">", "less_than_sign": "<",
+    "question_mark": "?", "dollar_sign": "$", "space": "space",
+}
+
+
+def key_name(key: str) -> str:
+    """How a key is written for people: ``]`` for ``right_square_bracket``, ``ctrl+p`` as is."""
+    if key in _KEY_NAMES:
+        return _KEY_NAMES[key]
+    character = key_to_character(key)
+    return character if character and character.isprintable() and not character.isspace() else key
+
+
+def eaten_by(focused: object, key: str, binding: Binding) -> bool:
+    """Whether a focused text field takes ``key`` for itself (a printable character, even one
+    an integer field then refuses), so the binding does not fire."""
+    if binding.priority or not isinstance(focused, (Input, TextArea)):
+        return False
+    return len(key_name(key)) == 1 or key == "space"
+
+
+def fit(keys: list[ShownKey], width: int, always: frozenset[str] = frozenset()) -> list[ShownKey]:
+    """The keys that fit in ``width`` cells, in their order: the last ones (least used) are
+    left out first; those in ``always`` (by key) only if nothing else is left."""
+    kept = list(keys)
+    total = sum(key_width(k[1], k[2], k[5]) for k in kept)
+    backwards = list(reversed(keys))
+    for key in [k for k in backwards if k[0] not in always] + [k for k in backwards if k[0] in always]:
+        if total <= width:
+            break
+        kept.remove(key)
+        total -= key_width(key[1], key[2], key[5])
+    return kept
 
 
 class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
@@ -51,20 +107,28 @@ class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
         self.shown: tuple[ShownKey, ...] | None = None
 
     def keys_now(self) -> tuple[ShownKey, ...]:
-        """What the footer shows for the screen's bindings now (one key per action)."""
+        """What the footer shows for the screen's bindings now (one key per action), fitted
+        to the terminal's width."""
         app = self.app
-        active = self.screen.active_bindings
+        screen = self.screen
+        active = screen.active_bindings
+        focused = screen.focused
         keys: dict[str, ShownKey] = {}
-        for _, binding, enabled, tooltip in active.values():
-            if binding.show and binding.action not in keys:
+        always: set[str] = set()
+        for key, (_, binding, enabled, tooltip) in active.items():
+            if binding.show and binding.action not in keys and not eaten_by(focused, key, binding):
                 keys[binding.action] = (binding.key, app.get_key_display(binding), binding.description, enabled,
                                         tooltip, False)
+                if binding.action in ALWAYS_SHOWN:
+                    always.add(binding.key)
         shown = list(keys.values())
+        palette: list[ShownKey] = []
         if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
             _, binding, enabled, tooltip = active[app.COMMAND_PALETTE_BINDING]
-            shown.append((binding.key, app.get_key_display(binding), binding.description, enabled,
-                          binding.tooltip or binding.description, True))
-        return tuple(shown)
+            palette.append((binding.key, app.get_key_display(binding), binding.description, enabled,
+                            binding.tooltip or binding.description, True))
+        room = app.size.width - sum(key_width(k[1], k[2], True) + 2 for k in palette)
+        return tuple(fit(shown, room, frozenset(always)) + palette)
 
     def compose(self) -> ComposeResult:
         self.shown = self.keys_now()
@@ -77,6 +141,10 @@ class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.is_attached and self.keys_now() != self.shown:
+            self.call_after_refresh(self.recompose)
 
     def bindings_changed(self, screen: Screen) -> None:
         if self.app.app_focus and self.is_attached and screen is self.screen and self.keys_now() != self.shown:

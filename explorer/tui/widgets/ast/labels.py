@@ -1,7 +1,9 @@
 """Labels for syntax nodes, in the tree-sitter playground's form plus what chunking needs.
 
-``field: type [row, col] - [row, col]  bytes a-b  nws n/limit``: rows and columns
-are 0-based as in the playground; columns count characters, not bytes.
+``field: type L:C-L:C  bytes a-b  nws n/limit``: the first and last character's
+line and column, 1-based as in editors and everywhere else in the explorer (the
+tree-sitter playground's 0-based ``[row, col]`` points are not shown); columns
+count characters, not bytes.
 """
 
 from __future__ import annotations
@@ -27,8 +29,14 @@ def point(source: SourceText, byte: int) -> tuple[int, int]:
     return row, source.char_offset(byte) - source.char_offset(source.line_starts[row])
 
 
+def place_text(source: SourceText, start: int, end: int) -> str:
+    """``3:5-7:1``: 1-based line:column of the first and the last character of ``[start, end)``."""
+    (r1, c1), (r2, c2) = point(source, start), point(source, max(start, end - 1))
+    return f"{r1 + 1}:{c1 + 1}-{r2 + 1}:{c2 + 1}"
+
+
 def node_place(node: Node, field: str | None, source: SourceText) -> Text:
-    """``field: type [row, col] - [row, col]  start-end``: the part of a label that never changes.
+    """``field: type L:C-L:C  start-end``: the part of a label that never changes.
     A ``Text``, because node types such as ``[`` must never be read as markup."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if field:
@@ -42,9 +50,8 @@ def node_place(node: Node, field: str | None, source: SourceText) -> Text:
     else:
         text.append(f'"{_safe(node.type)}"', ANONYMOUS)
     start, end = node.start_byte, node.end_byte
-    (r1, c1), (r2, c2) = point(source, start), point(source, end)
-    text.append(f" [{r1}, {c1}] - [{r2}, {c2}]", POSITION)
-    text.append(f"  {start}-{end}", SIZE)
+    text.append(f" {place_text(source, start, end)}", POSITION)
+    text.append(f"  bytes {start}-{end}", SIZE)
     return text
 
 

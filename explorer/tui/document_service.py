@@ -1,11 +1,10 @@
-"""Parsing and chunking off the UI thread.
+"""The document service: reading, parsing and chunking the open file off the UI thread.
 
-Workers compute and post messages; the app's handlers apply the results. Each
-job has its own worker group (``open``, ``chunk``, ``export``), so an exclusive
-job only ever cancels its own kind. Thread workers cannot be interrupted, so
-results carry the generation they were computed for and stale ones are dropped
-by the handlers. Re-chunking is coalesced: while one run is in flight, further
-requests only replace the pending options, and the newest runs next.
+Workers compute and post messages; the app's handlers apply the results. Both jobs
+are :class:`~explorer.tui.jobs.LatestJob`s with their own worker group (``open``,
+``chunk``), so one never cancels the other. A load is exclusive (a newer load
+cancels it); re-chunking is coalesced: while one run is in flight, further requests
+only replace the pending options, and the newest runs next.
 """
 
 from __future__ import annotations
@@ -17,16 +16,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.worker import get_current_worker
-
 from explorer.engine.api import ChunkingCancelled, chunk_parsed
-from explorer.engine.files import FileTooLargeError, UnreadableFileError, read_regular_file
+from explorer.engine.files import FileTooLargeError, read_regular_file
 from explorer.engine.languages import detect_language
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.structure import FileStructure, extract_structure
-from explorer.engine.text import BinaryContentError, SourceText
+from explorer.engine.text import SourceText
 
+from .failures import describe_failure
+from .jobs import JobRun, LatestJob
 from .messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
 from .state import ChunkLayout, Chunking, ChunkStats, Document, LoadedFile, display_path, longest_line
 from .widgets.source.highlight import lexer_for
@@ -91,32 +90,6 @@ def chunk_file(file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[
     return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms)
 
 
-def describe_failure(error: BaseException) -> str:
-    if isinstance(error, FileTooLargeError):
-        return f"Not opened: too large ({error.detail})"
-    if isinstance(error, UnreadableFileError):
-        return f"Not opened: {error.reason}{_link_note(error.path)}"
-    if isinstance(error, BinaryContentError):
-        return f"Not a text file: {error.reason}"
-    if isinstance(error, FileNotFoundError):
-        return "The file no longer exists"
-    if isinstance(error, IsADirectoryError):
-        return "This is a directory"
-    if isinstance(error, PermissionError):
-        return "No permission to read this file"
-    if isinstance(error, OSError):
-        return f"Cannot read the file: {error.strerror or error}"
-    return str(error) or type(error).__name__
-
-
-def _link_note(path: str) -> str:
-    """`` (a link to /dev/zero)`` when ``path`` is a symbolic link, else ""."""
-    try:
-        return f" (a link to {os.readlink(path)})" if os.path.islink(path) else ""
-    except OSError:
-        return ""
-
-
 class DocumentService:
     """Starts the workers that load and chunk the open file, for one app."""
 
@@ -125,39 +98,37 @@ class DocumentService:
         self.root = root
         #: Files over this size are refused (FileOpenFailed with ``too_large``) unless opened anyway.
         self.max_file_bytes = max_file_bytes
-        #: Bumped for every load; results of older loads are stale.
-        self.generation = 0
-        self._run = 0
-        self._in_flight: int | None = None
-        self._pending: tuple[LoadedFile, ChunkOptions] | None = None
+        #: Loads post their own messages (a preview first for a big file, then the document).
+        self.loading: LatestJob[None] = LatestJob(app, "open")
+        #: Chunking runs of the loaded file; each run's generation is the ``run`` of its messages.
+        self.chunking: LatestJob[None] = LatestJob(app, "chunk", coalesce=True)
+
+    @property
+    def generation(self) -> int:
+        """The latest load: results of older loads are stale."""
+        return self.loading.generation
 
     # -- loading ------------------------------------------------------------------------
     def open(self, path: str, options: ChunkOptions, *, reloaded: bool = False, anyway: bool = False) -> int:
         """Read, parse and chunk a file in a worker; posts FileOpened or FileOpenFailed.
         ``anyway`` lifts the size limit (up to MAX_FILE_BYTES)."""
         limit = MAX_FILE_BYTES if anyway else self.max_file_bytes
-        return self._start_load(partial(self._load, path, None, options, reloaded, limit))
+        return self._start_load(path, partial(self._load, path, None, options, reloaded, limit))
 
     def reparse(self, file: LoadedFile, options: ChunkOptions) -> int:
         """Parse the already-read source again (a new language or strategy), keeping the view."""
-        return self._start_load(partial(self._load, file.path, file.source, options, True, MAX_FILE_BYTES))
+        return self._start_load(file.path, partial(self._load, file.path, file.source, options, True, MAX_FILE_BYTES))
 
-    def _start_load(self, job: partial) -> int:
-        self.generation += 1
-        self._pending = None
-        self._in_flight = None
-        name = os.path.basename(job.args[0])
-        self.app.run_worker(
-            partial(job, self.generation), name=f"open {name}", group="open", exclusive=True,
-            thread=True, exit_on_error=False, description=f"parse and chunk {name}",
-        )
-        return self.generation
+    def _start_load(self, path: str, job: Callable[[JobRun], None]) -> int:
+        self.chunking.forget()  # chunkings of the former file are not wanted any more
+        name = os.path.basename(path)
+        return self.loading.start(job, f"parse and chunk {name}", name=f"open {name}")
 
     def _load(
         self, path: str, source: SourceText | None, options: ChunkOptions, reloaded: bool, max_bytes: int,
-        generation: int,
+        run: JobRun,
     ) -> None:
-        worker = get_current_worker()
+        generation = run.generation
         try:
             if source is None:
                 source = read_source(path, max_bytes)
@@ -166,60 +137,42 @@ class DocumentService:
                     # holds the GIL, so wait until the UI has drawn the text before parsing.
                     preview = preview_file(path, source, options, self.root)
                     shown = threading.Event()
-                    self.app.post_message(FileOpened(preview_document(preview, options, generation), reloaded, shown))
+                    run.post(FileOpened(preview_document(preview, options, generation), reloaded, shown))
                     shown.wait(PREVIEW_WAIT)
                     reloaded = True
             file = parse_file(path, source, options, self.root)
-            if worker.is_cancelled:
+            if run():
                 return
-            chunking = chunk_file(file, options, lambda: worker.is_cancelled)
+            chunking = chunk_file(file, options, run)
         except ChunkingCancelled:
             return  # superseded by a newer load, or the app is quitting
         except Exception as error:  # every failure is shown to the user, none is fatal
-            if not worker.is_cancelled:
-                too_large = isinstance(error, FileTooLargeError)
-                self.app.post_message(FileOpenFailed(path, describe_failure(error), generation, too_large))
+            too_large = isinstance(error, FileTooLargeError)
+            run.post(FileOpenFailed(path, describe_failure(error), generation, too_large))
             return
-        if not worker.is_cancelled:
-            self.app.post_message(FileOpened(Document(file, chunking, generation), reloaded))
+        run.post(FileOpened(Document(file, chunking, generation), reloaded))
 
     # -- re-chunking --------------------------------------------------------------------
     def rechunk(self, file: LoadedFile, options: ChunkOptions) -> None:
         """Chunk the loaded file with new options; coalesces requests made while one runs."""
-        self._pending = (file, options)
-        if self._in_flight is None:
-            self._start_chunking()
+        self.chunking.start(partial(self._chunk, file, options, self.generation), f"chunk {os.path.basename(file.path)}",
+                            name="chunk")
 
     def chunking_finished(self, run: int) -> None:
         """Called by the handler of ChunksReady/ChunkingFailed: start the newest pending run."""
-        if run == self._in_flight:
-            self._in_flight = None
-            if self._pending is not None:
-                self._start_chunking()
+        self.chunking.finished(run)
 
     @property
     def busy(self) -> bool:
-        return self._in_flight is not None or self._pending is not None
+        return self.chunking.busy
 
-    def _start_chunking(self) -> None:
-        assert self._pending is not None
-        file, options = self._pending
-        self._pending = None
-        self._run += 1
-        self._in_flight = self._run
-        self.app.run_worker(
-            partial(self._chunk, file, options, self.generation, self._run), name="chunk", group="chunk",
-            thread=True, exit_on_error=False, description=f"chunk {os.path.basename(file.path)}",
-        )
-
-    def _chunk(self, file: LoadedFile, options: ChunkOptions, generation: int, run: int) -> None:
-        worker = get_current_worker()
+    def _chunk(self, file: LoadedFile, options: ChunkOptions, generation: int, run: JobRun) -> None:
         try:
             # Cancelled when the app quits: the process waits for this thread before it exits.
-            chunking = chunk_file(file, options, lambda: worker.is_cancelled)
+            chunking = chunk_file(file, options, run)
         except ChunkingCancelled:
             return
         except Exception as error:
-            self.app.post_message(ChunkingFailed(describe_failure(error), generation, run))
+            self.app.post_message(ChunkingFailed(describe_failure(error), generation, run.generation))
             return
-        self.app.post_message(ChunksReady(chunking, generation, run))
+        self.app.post_message(ChunksReady(chunking, generation, run.generation))
