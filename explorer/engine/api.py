@@ -13,6 +13,7 @@ from .languages import GRAMMARS, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
+from .regions import RegionContextBuilder, region_spans
 from .text import SourceText, last_lines
 
 _T = TypeVar("_T")
@@ -35,7 +36,10 @@ def iter_chunks(
 ) -> Iterator[Chunk]:
     """Chunks of an already parsed file, built lazily (``total=None`` gives ``total_chunks=-1``)."""
     src = parsed.source
-    builder = make_context_builder(parsed, options, parsed.path, structure)
+    # A container file (Markdown, a component, a notebook) is chunked region by region.
+    regions = RegionContextBuilder(parsed, options, parsed.path) if parsed.regions else None
+    builder = regions or make_context_builder(parsed, options, parsed.path, structure)
+    fallback = parsed.fallback
     overlap = options.overlap_lines if options.context_mode != "none" else 0
     strategy = "lines" if parsed.tree is None else "ast"
     unit = options.size_unit
@@ -44,7 +48,7 @@ def iter_chunks(
     ascii, data, whole = src.is_ascii, src.data, src.text
     previous = ""
     byte_at = char_at = 0  # where the previous chunk ended, in bytes and code points
-    for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
+    for index, span in enumerate(spans_of(parsed, options) if spans is None else spans):
         start, end = span.start, span.end
         if ascii:
             char_start, char_end = start, end
@@ -60,6 +64,8 @@ def iter_chunks(
         context = builder.context_for(start, end)
         first_line, last_line = src.line_range(start, end)
         nws_size = nws(start, end)
+        if regions is not None:
+            strategy, fallback = regions.chunk_strategy(start, end)
         yield Chunk(
             text=text,
             contextualized_text=builder.contextualize(context, text, overlap_text),
@@ -75,10 +81,15 @@ def iter_chunks(
             split_start=span.split_start,
             split_end=span.split_end,
             strategy=strategy,
-            fallback_reason=parsed.fallback,
+            fallback_reason=fallback,
             overlap_text=overlap_text,
         )
         previous = text
+
+
+def spans_of(parsed: ParsedFile, options: ChunkOptions) -> Iterator[Span]:
+    """The chunk spans of a parsed file: by its tree, or region by region for a container."""
+    return region_spans(parsed, options) if parsed.regions else iter_spans(parsed, options)
 
 
 class ChunkingCancelled(Exception):
@@ -107,7 +118,7 @@ def chunk_parsed(
     if paused:
         gc.disable()
     try:
-        spans = _checked(iter_spans(parsed, options), is_cancelled)
+        spans = _checked(spans_of(parsed, options), is_cancelled)
         return _checked(
             iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), is_cancelled
         )

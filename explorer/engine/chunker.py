@@ -77,18 +77,22 @@ class Span:
 TraceHook = Callable[[str, Piece, "int | None", "list[Piece] | None"], None]
 
 
-def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None) -> Iterator[Span]:
+def iter_spans(
+    parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | None = None, *, bounds: tuple[int, int] | None = None
+) -> Iterator[Span]:
     """Yield the chunk spans of a parsed file in order. They tile the file exactly;
-    none is larger than ``options.max_size`` in ``options.size_unit``."""
+    none is larger than ``options.max_size`` in ``options.size_unit``. ``bounds``: chunk
+    only that byte range (an embedded region, whose tree lies inside it), tiling it exactly."""
     src = parsed.source
-    if src.nws() == 0:
+    low, high = bounds if bounds is not None else (0, len(src.data))
+    if src.nws(low, high) == 0:
         return
     size, limit = src.sizer(options.size_unit), options.max_size
     root = parsed.root
     data = src.data
     line_ends = _LINE_ENDS
     flags = kind_flags(parsed.tree.language) if parsed.tree is not None else b""
-    stack: list[tuple] = [(0, len(data), (root,) if root is not None else None, CLEAN)]
+    stack: list[tuple] = [(low, high, (root,) if root is not None else None, CLEAN)]
     pop, push = stack.pop, stack.extend
     win_start: int | None = None
     win_cut: str | None = CLEAN
@@ -172,8 +176,8 @@ def iter_spans(parsed: ParsedFile, options: ChunkOptions, trace: TraceHook | Non
             trace("open", last, None, None)
     if win_start is not None:
         if trace:
-            trace("finish", Piece(len(data), len(data), None), win_start, None)
-        yield Span(win_start, len(data), win_cut, CLEAN)
+            trace("finish", Piece(high, high, None), win_start, None)
+        yield Span(win_start, high, win_cut, CLEAN)
 
 
 def _fitting_run(stack: list[tuple], win_start: int, size: Callable[[int, int], int], limit: int) -> int:

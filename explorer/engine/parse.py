@@ -13,9 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Point, Tree
+from tree_sitter import Range as TSRange
 
-from .languages import UNSAFE_GRAMMARS, detect_language, get_parser, resolve_language
+from .containers import GRAMMAR_CONTAINERS, RegionSpec, locate
+from .containers.notebook import read_notebook
+from .languages import NOTEBOOK, UNSAFE_GRAMMARS, detect_language, get_parser, resolve_language
 from .text import SourceText
 
 #: Errors named in the message; the rest are counted.
@@ -39,7 +42,12 @@ class UnsupportedLanguageError(ValueError):
 class ParsedFile:
     """A source with its tree. ``tree`` is None when the file is chunked line-based,
     and ``fallback`` then says why. A tree with syntax errors is kept (``parse_error``
-    describes them)."""
+    describes them).
+
+    A container file (Markdown, a component, HTML, a notebook) also has ``regions``: the
+    parts that tile it, each parsed on its own (embedded code by its grammar, the text around
+    it by the container's). A notebook's ``source`` is its cells' sources (see
+    :mod:`.containers.notebook`), ``cells`` place them, and ``tree`` is None."""
 
     source: SourceText
     path: str | None
@@ -47,10 +55,51 @@ class ParsedFile:
     tree: Tree | None
     parse_error: dict[str, Any] | None = None
     fallback: str | None = None
+    regions: tuple[Region, ...] = ()
+    cells: tuple[Cell, ...] = ()
+    #: What was read but not chunked (a notebook's outputs), for a person to see.
+    notes: tuple[str, ...] = ()
 
     @property
     def root(self) -> Node | None:
         return self.tree.root_node if self.tree is not None else None
+
+
+@dataclass(eq=False, slots=True)
+class Region:
+    """One part of a container file: bytes ``[start, end)``, parsed alone (``parsed`` shares
+    the file's source; its tree's offsets are the file's). ``embedded``: code of another
+    language (else the container's own text). ``cell``: the notebook cell it lies in."""
+
+    start: int
+    end: int
+    parsed: ParsedFile
+    embedded: bool
+    label: str
+    cell: int | None = None
+    note: str | None = None
+    structure: Any = None  # the region's FileStructure, kept once extracted
+
+    @property
+    def language(self) -> str | None:
+        return self.parsed.language
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A notebook cell in the document: its source is ``source.text`` between code points
+    ``char_start`` and ``char_end``, bytes ``[start, end)``, from line ``first_line`` on.
+    ``newline_added``: a line break follows it in the document that its source lacks."""
+
+    index: int
+    kind: str
+    language: str | None
+    start: int
+    end: int
+    char_start: int
+    char_end: int
+    first_line: int
+    newline_added: bool
 
 
 def parse_source(
@@ -71,6 +120,8 @@ def parse_source(
             raise UnsupportedLanguageError(path, lang)
         reason = "unknown language" if lang is None else "plain text"
         return ParsedFile(source, path, lang, None, fallback=reason)
+    if lang == NOTEBOOK:  # (the lines strategy too: a notebook's lines are its cells')
+        return parse_notebook(source, path, strategy=strategy, strict=strict)
     if strategy == "lines":
         return ParsedFile(source, path, lang, None, fallback="lines strategy")
     if lang in UNSAFE_GRAMMARS:
@@ -83,9 +134,129 @@ def parse_source(
         return ParsedFile(source, path, lang, None, fallback="the parser gave no tree")
     parsed = ParsedFile(source, path, lang, tree)
     root = tree.root_node
-    if root.has_error:
-        parsed.parse_error = {"message": describe_errors(find_errors(root), source), "recoverable": True}
+    errors = find_errors(root) if root.has_error else []
+    if errors:
+        parsed.parse_error = {"message": describe_errors(errors, source), "recoverable": True}
+    if lang in GRAMMAR_CONTAINERS:
+        specs = locate(lang, root, data)
+        if specs:
+            parsed.regions = tuple(_tile(source, data, lang, specs, 0, len(data), errors))
     return parsed
+
+
+def _tile(
+    source: SourceText, data: bytes, outer: str | None, specs: list[RegionSpec], start: int, end: int,
+    errors: list[tuple[Node, int]], cell: int | None = None, strategy: str = "ast",
+) -> list[Region]:
+    """Regions tiling ``[start, end)``: each spec, and the container's text between them
+    (parsed alone, by the ``outer`` grammar; its syntax errors are the whole file's that fall
+    in it, not the ones cutting it out makes, such as a fence left open)."""
+    regions: list[Region] = []
+    at = start
+    for spec in specs:
+        if spec.start > at:
+            regions.append(_outer(source, data, outer, at, spec.start, errors, cell, strategy))
+        parsed = _parse_range(source, data, spec.language, spec.start, spec.end, spec.holes, strategy, spec.note)
+        label = spec.label if cell is None else f"cell {cell} {spec.label}"
+        regions.append(Region(spec.start, spec.end, parsed, True, label, cell, spec.note))
+        at = spec.end
+    if at < end:
+        regions.append(_outer(source, data, outer, at, end, errors, cell, strategy))
+    return regions
+
+
+def _outer(
+    source: SourceText, data: bytes, language: str | None, start: int, end: int,
+    errors: list[tuple[Node, int]], cell: int | None, strategy: str,
+) -> Region:
+    parsed = _parse_range(source, data, language, start, end, (), strategy, None)
+    inside = [error for error in errors if start <= error[1] < end]
+    parsed.parse_error = {"message": describe_errors(inside, source), "recoverable": True} if inside else None
+    label = (language or "text") if cell is None else f"cell {cell}"
+    return Region(start, end, parsed, False, label, cell)
+
+
+def _parse_range(
+    source: SourceText, data: bytes, language: str | None, start: int, end: int,
+    holes: tuple[tuple[int, int], ...], strategy: str, reason: str | None,
+) -> ParsedFile:
+    """A range of the file parsed alone by a language (tree offsets stay the file's)."""
+    path = source.path
+    if language is None or language in UNSAFE_GRAMMARS:
+        return ParsedFile(source, path, language, None, fallback=reason or UNSAFE_GRAMMARS.get(language or "", "no grammar"))
+    if strategy == "lines":
+        return ParsedFile(source, path, language, None, fallback="lines strategy")
+    pieces, at = [], start
+    for hole_start, hole_end in holes:
+        if hole_start > at:
+            pieces.append((at, hole_start))
+        at = max(at, hole_end)
+    if at < end:
+        pieces.append((at, end))
+    parser = get_parser(language)
+    parser.included_ranges = [TSRange(_point(source, a), _point(source, b), a, b) for a, b in pieces]
+    try:
+        tree = parser.parse(data)
+    finally:
+        parser.included_ranges = []  # the parser is reused for whole files
+    if tree is None:
+        return ParsedFile(source, path, language, None, fallback="the parser gave no tree")
+    parsed = ParsedFile(source, path, language, tree)
+    if tree.root_node.has_error:
+        parsed.parse_error = {"message": describe_errors(find_errors(tree.root_node), source), "recoverable": True}
+    return parsed
+
+
+def _point(source: SourceText, byte: int) -> Point:
+    line = source.line_of(byte) if byte < len(source.data) else max(0, source.line_count - 1)
+    line_start = source.line_start(line) if source.data else 0
+    if byte == len(source.data) and byte > line_start and source.data[byte - 1] in (10, 13):
+        line, line_start = line + 1, byte  # the end of a file ending in a line break
+    return Point(line, byte - line_start)
+
+
+def parse_notebook(source: SourceText, path: str | None, *, strategy: str = "ast", strict: bool = False) -> ParsedFile:
+    """A notebook as the document of its cells (raises NotebookError when it is not one).
+    Code cells are parsed in the kernel's language, Markdown cells as Markdown with their
+    fenced code blocks, raw cells are text (chunked by lines)."""
+    notebook = read_notebook(source.data, path)
+    text, spans = notebook.document()
+    document = SourceText(text, path)
+    data = parser_bytes(document.data)
+    kernel = notebook.language
+    try:
+        language = resolve_language(kernel) if kernel else "python"
+    except ValueError:
+        language = None
+    if language is None and strict:
+        raise UnsupportedLanguageError(path, kernel)
+    regions: list[Region] = []
+    cells: list[Cell] = []
+    for cell, (char_start, char_end, added) in zip(notebook.cells, spans):
+        start, end = document.byte_offset(char_start), document.byte_offset(char_end)
+        stop = end + added  # the added line break belongs to the cell's region
+        first_line = document.line_of(start) if start < len(data) else document.line_count
+        cell_language = language if cell.kind == "code" else "markdown" if cell.kind == "markdown" else None
+        cells.append(Cell(cell.index, cell.kind, cell_language, start, end, char_start, char_end, first_line, added))
+        if start == stop:
+            continue  # an empty cell: nothing of it is in the document
+        if cell.kind == "markdown" and strategy != "lines":
+            parsed = _parse_range(document, data, "markdown", start, stop, (), strategy, None)
+            specs = locate("markdown", parsed.tree.root_node, data) if parsed.tree is not None else []
+            if specs:
+                regions += _tile(document, data, "markdown", specs, start, stop,
+                                 find_errors(parsed.tree.root_node) if parsed.parse_error else [], cell.index, strategy)
+                continue
+        else:
+            why = (f"no grammar for the kernel language {kernel!r}" if cell.kind == "code"
+                   else "a raw cell: plain text")
+            parsed = _parse_range(document, data, cell_language, start, stop, (), strategy, why)
+        regions.append(Region(start, stop, parsed, cell.kind == "code", f"cell {cell.index} [{cell.kind}]", cell.index,
+                              parsed.fallback if parsed.tree is None and strategy != "lines" else None))
+    notes = ()
+    if notebook.outputs:
+        notes = (f"{notebook.outputs} cell outputs left out ({notebook.output_bytes} bytes of JSON)",)
+    return ParsedFile(document, path, NOTEBOOK, None, regions=tuple(regions), cells=tuple(cells), notes=notes)
 
 
 def parser_bytes(data: bytes) -> bytes:

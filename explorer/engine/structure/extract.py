@@ -46,6 +46,8 @@ def extract_structure(parsed: ParsedFile) -> FileStructure:
     Files without a tree (line fallback) have an empty structure with level ``"none"``.
     """
     language = parsed.language
+    if parsed.regions:
+        return _regions_structure(parsed)
     if parsed.tree is None or language is None:
         return empty_structure(language)
     enabled = gc.isenabled()
@@ -55,6 +57,40 @@ def extract_structure(parsed: ParsedFile) -> FileStructure:
     finally:
         if enabled:
             gc.enable()
+
+
+class RegionScopes:
+    """The scope look-up of a container file: each region's own index (entities of different
+    regions never nest, and each region's entities keep their region-local positions)."""
+
+    __slots__ = ("regions", "starts")
+
+    def __init__(self, regions: list[tuple[int, FileStructure]]):
+        self.regions = regions
+        self.starts = [start for start, _ in regions]
+
+    def scope_at(self, offset: int) -> Entity | None:
+        k = bisect_right(self.starts, offset) - 1
+        return self.regions[k][1].scope.scope_at(offset) if k >= 0 else None
+
+
+def _regions_structure(parsed: ParsedFile) -> FileStructure:
+    """A container file's structure: every region's, each extracted in its own language
+    (kept on the region for its chunks' contexts), listed together."""
+    parts: list[tuple[int, FileStructure]] = []
+    for region in parsed.regions:
+        if region.structure is None:
+            region.structure = extract_structure(region.parsed)
+        parts.append((region.start, region.structure))
+    structures = [part for _, part in parts]
+    levels = {part.level for part in structures if part.level != "none"}
+    level = "full" if "full" in levels else "generic" if levels else "none"
+    return FileStructure(
+        parsed.language, level,
+        [e for part in structures for e in part.entities], [e for part in structures for e in part.imports],
+        [e for part in structures for e in part.exports], [e for part in structures for e in part.roots],
+        scope=RegionScopes(parts), docstring=next((p.docstring for p in structures if p.docstring), None),
+    )
 
 
 def _extract(parsed: ParsedFile, language: str, root: Node) -> FileStructure:
