@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from .chunker import Span, iter_spans
 from .context import make_context_builder
-from .languages import GRAMMARS, UNSAFE_GRAMMARS, extensions_for
+from .languages import CONTAINERS, GRAMMARS, NOTEBOOK, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
@@ -188,19 +188,22 @@ def languages() -> list[dict[str, Any]]:
     ``chunking`` is ``ast`` for every grammar in the pack (``lines`` for the few whose
     parser is unsafe); ``structure`` is ``full`` (entities, signatures, docstrings,
     imports) or ``generic`` (definitions found by node kind and ``name`` field).
+    A container (Markdown, the component formats, HTML, notebooks) also says what it
+    ``contains``: the regions chunked by their own grammar.
     """
     from .structure import structure_level
 
     rows = []
-    for name in GRAMMARS:
+    for name in (*GRAMMARS, NOTEBOOK):
         unsafe = name in UNSAFE_GRAMMARS
         rows.append(
             {
                 "name": name,
                 "chunking": "lines" if unsafe else "ast",
-                "structure": "none" if unsafe else structure_level(name),
+                "structure": "none" if unsafe else "regions" if name == NOTEBOOK else structure_level(name),
                 "extensions": extensions_for(name),
                 **({"note": UNSAFE_GRAMMARS[name]} if unsafe else {}),
+                **({"contains": CONTAINERS[name]} if name in CONTAINERS else {}),
             }
         )
     return rows

@@ -144,6 +144,9 @@ _TAGS: dict[str, str | None] = {
     "make": "make", "makefile": "make", "objc": "objc", "rs": "rust", "kt": "kotlin",
 }
 
+#: MyST and Sphinx directives whose argument names the language.
+_DIRECTIVES = frozenset({"{code-cell}", "{code-block}", "{code}", "{sourcecode}", "{literalinclude}"})
+
 #: The longest tag looked at (an info string is a line of free text).
 _MAX_TAG = 40
 
@@ -161,7 +164,10 @@ def resolve_language(name: str) -> str:
 def tag_language(tag: str) -> str | None:
     """The grammar for a code block's tag (```` ```python ````, ```` ```{.rust} ````, ``ts title="x"``)
     or a ``<script lang>``/``type`` value; ``None`` when it names no grammar (or no code)."""
-    words = tag.strip().lstrip("{").lstrip(".").split(maxsplit=1)
+    words = tag.strip().split(maxsplit=2)
+    if words and words[0].lower() in _DIRECTIVES:  # MyST: ```{code-cell} ipython3
+        words = words[1:]
+    words = " ".join(words).lstrip("{").lstrip(".").split(maxsplit=1)
     if not words:
         return None
     key = words[0].rstrip("}").split(",", 1)[0].lower()[:_MAX_TAG]

@@ -261,7 +261,7 @@ def measure_file(
         max_size=max_size,
         bytes=len(src.data),
         nws=src.nws(),
-        has_tree=parsed.tree is not None,
+        has_tree=parsed.tree is not None or bool(parsed.regions),
         sizes=[src.measure(unit, s, e) for s, e, _ in spans],
         chunk_nws=[src.nws(s, e) for s, e, _ in spans],
         exact=_is_exact(src, spans),
@@ -269,10 +269,40 @@ def measure_file(
         seconds=dict(seconds or {}),
     )
     root = parsed.root
-    if root is not None and spans:
+    if parsed.regions and spans:
+        _measure_regions(metrics, parsed, spans, max_size, unit)
+    elif root is not None and spans:
         metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, unit=unit)
         _measure_definitions(metrics, parsed, root, spans)
     return metrics
+
+
+#: The parent kind of a cut between two regions of a container file (a clean ``stmt`` cut).
+REGION_BOUNDARY = "(region boundary)"
+
+
+def _measure_regions(
+    metrics: FileMetrics, parsed: ParsedFile, spans: list[tuple[int, int, str]], max_size: int, unit: str
+) -> None:
+    """A container file: each cut judged against the tree of the region it falls in (a cut
+    where a region starts is a clean ``stmt`` cut), each region's definitions as a file's."""
+    src = parsed.source
+    data = src.data
+    regions = parsed.regions
+    starts = [region.start for region in regions]
+    boundaries = {_skip_ws(data, start) for start in starts}
+    for c in cut_offsets(data, spans):
+        if c in boundaries:
+            line = src.line_of(c)
+            midline = bool(data[src.line_start(line) : c].translate(None, b" \t\x0b\x0c\r\n"))
+            metrics.cuts.append(Cut(c, line, "stmt", midline, REGION_BOUNDARY, None, None))
+            continue
+        region = regions[bisect_right(starts, c) - 1]
+        if region.parsed.root is not None:
+            metrics.cuts.append(classify_cut(src, region.parsed.root, c, max_size=max_size, unit=unit))
+    for region in regions:
+        if region.parsed.root is not None:
+            _measure_definitions(metrics, region.parsed, region.parsed.root, spans)
 
 
 def _as_spans(chunks: Sequence[Any], src: SourceText) -> list[tuple[int, int, str]]:

@@ -63,7 +63,7 @@ def read_notebook(data: bytes, path: str | None = None) -> Notebook:
         raise NotebookError(path, f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except (UnicodeDecodeError, RecursionError) as exc:
         raise NotebookError(path, f"not valid JSON: {type(exc).__name__}") from None
-    if not isinstance(doc, dict) or "cells" not in doc:
+    if not isinstance(doc, dict) or ("cells" not in doc and "nbformat" not in doc):
         raise NotebookError(path, "no cells: not a Jupyter notebook")
     version = doc.get("nbformat")
     if version != 4:
