@@ -7,6 +7,7 @@ structure. The chunker cuts the error regions themselves only between lines.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -213,6 +214,20 @@ def _point(source: SourceText, byte: int) -> Point:
     if byte == len(source.data) and byte > line_start and source.data[byte - 1] in (10, 13):
         line, line_start = line + 1, byte  # the end of a file ending in a line break
     return Point(line, byte - line_start)
+
+
+def edited_notebook(parsed: ParsedFile, edited: bytes, to_edited: Callable[[int], int]) -> bytes:
+    """A notebook (JSON) whose cells are those of ``parsed`` (a parsed notebook) with their
+    sources taken from ``edited``, its document after edits inside cells (``to_edited`` maps
+    a document offset to an edited one): the edited document parsed as a notebook again."""
+    cells = [
+        {"cell_type": cell.kind, "metadata": {}, "source": edited[to_edited(cell.start) : to_edited(cell.end)].decode("utf-8", "surrogatepass"),
+         **({"outputs": [], "execution_count": None} if cell.kind == "code" else {})}
+        for cell in parsed.cells
+    ]
+    language = next((cell.language for cell in parsed.cells if cell.kind == "code"), None) or "none"
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"language": language}}, "cells": cells}
+    return json.dumps(notebook).encode("utf-8", "surrogatepass")
 
 
 def parse_notebook(source: SourceText, path: str | None, *, strategy: str = "ast", strict: bool = False) -> ParsedFile:

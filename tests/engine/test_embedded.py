@@ -294,3 +294,24 @@ def test_languages_lists_notebooks_and_containers() -> None:
     assert "fenced code blocks" in rows["markdown"]["contains"]
     assert "<script>" in rows["vue"]["contains"]
     assert detect_language("a/b.IPYNB") == "notebook"
+
+
+def test_doc_queries_come_from_notebook_cells_and_code_blocks() -> None:
+    from explorer.engine.retrieval.evaluate import chunk_for_eval
+    from explorer.engine.retrieval.queries import doc_queries
+
+    data = _notebook([
+        {"cell_type": "markdown", "metadata": {},
+         "source": 'Intro\n```python\ndef inner(a):\n    """Return the answer to the question of life."""\n    return 42\n```\n'},
+        {"cell_type": "code", "outputs": [], "metadata": {},
+         "source": 'def square(x):\n    """Multiply a number by itself and give back the product."""\n    return x * x'},
+    ], kernelspec={"language": "python"})
+    opts = ChunkOptions()
+    parsed = parse("n.ipynb", data, opts)
+    drafts, edits = doc_queries(extract_structure(parsed), min_words=3)
+    assert [d.text for d in drafts] == ["Return the answer to the question of life.",
+                                        "Multiply a number by itself and give back the product."]
+    result = chunk_for_eval((opts,), True, 3, parsed, chunk_parsed(parsed, opts), opts, {})
+    indexed = "".join(result.texts[0])
+    assert "question of life" not in indexed and "give back the product" not in indexed
+    assert "def square(x):\n    ...\n    return x * x" in indexed  # masked, still read as the cells

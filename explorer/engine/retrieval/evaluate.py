@@ -254,17 +254,19 @@ def chunk_for_eval(
     """Batch analyzer (runs in a worker): find and mask the doc queries, then chunk
     the masked file under every setting."""
     from ..api import chunk_parsed, parse
-    from ..parse import parse_source
+    from ..parse import edited_notebook, parse_source
     from ..structure import extract_structure
 
     drafts: list[DocQueryDraft] = []
     edits: list[Edit] = []
-    if docs and parsed.tree is not None:
+    if docs and (parsed.tree is not None or parsed.regions):
         drafts, edits = doc_queries(extract_structure(parsed), min_words=min_words)
     tree = parsed
     if edits:
         masked = mask(parsed.source.data, edits)
-        tree = parse(parsed.path, masked.masked, replace(options, language=parsed.language))
+        # A notebook's document (its cells' sources) is read back as a notebook.
+        data = edited_notebook(parsed, masked.masked, masked.to_masked) if parsed.cells else masked.masked
+        tree = parse(parsed.path, data, replace(options, language=parsed.language))
         edits = list(masked.edits)
     trees: dict[str | None, ParsedFile] = {None: tree, tree.language: tree}
     result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [])
