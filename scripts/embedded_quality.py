@@ -116,7 +116,7 @@ def _cells_ok(parsed, chunks) -> bool:  # type: ignore[no-untyped-def]
             text = sources[part["index"]][part["charRange"]["start"] : part["charRange"]["end"]]
             if text not in chunk.text:
                 return False
-            start, end = part["charRange"]["start"], part["charRange"]["end"]
+            start = part["charRange"]["start"]
             before = sources[part["index"]][:start]
             first = len(_BREAK.findall(before))
             if part["lineRange"] != {"start": first, "end": first + len(_BREAK.findall(text.rstrip("\r\n")))}:

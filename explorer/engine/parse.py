@@ -220,7 +220,7 @@ def edited_notebook(parsed: ParsedFile, edited: bytes, to_edited: Callable[[int]
     """A notebook (JSON) whose cells are those of ``parsed`` (a parsed notebook) with their
     sources taken from ``edited``, its document after edits inside cells (``to_edited`` maps
     a document offset to an edited one): the edited document parsed as a notebook again."""
-    cells = [
+    cells: list[dict[str, Any]] = [
         {"cell_type": cell.kind, "metadata": {}, "source": edited[to_edited(cell.start) : to_edited(cell.end)].decode("utf-8", "surrogatepass"),
          **({"outputs": [], "execution_count": None} if cell.kind == "code" else {})}
         for cell in parsed.cells
@@ -257,10 +257,11 @@ def parse_notebook(source: SourceText, path: str | None, *, strategy: str = "ast
             continue  # an empty cell: nothing of it is in the document
         if cell.kind == "markdown" and strategy != "lines":
             parsed = _parse_range(document, data, "markdown", start, stop, (), strategy, None)
-            specs = locate("markdown", parsed.tree.root_node, data) if parsed.tree is not None else []
-            if specs:
+            tree = parsed.tree
+            specs = locate("markdown", tree.root_node, data) if tree is not None else []
+            if tree is not None and specs:
                 regions += _tile(document, data, "markdown", specs, start, stop,
-                                 find_errors(parsed.tree.root_node) if parsed.parse_error else [], cell.index, strategy)
+                                 find_errors(tree.root_node) if parsed.parse_error else [], cell.index, strategy)
                 continue
         else:
             why = (f"no grammar for the kernel language {kernel!r}" if cell.kind == "code"
@@ -268,7 +269,7 @@ def parse_notebook(source: SourceText, path: str | None, *, strategy: str = "ast
             parsed = _parse_range(document, data, cell_language, start, stop, (), strategy, why)
         regions.append(Region(start, stop, parsed, cell.kind == "code", f"cell {cell.index} [{cell.kind}]", cell.index,
                               parsed.fallback if parsed.tree is None and strategy != "lines" else None))
-    notes = ()
+    notes: tuple[str, ...] = ()
     if notebook.outputs:
         notes = (f"{notebook.outputs} cell outputs left out ({notebook.output_bytes} bytes of JSON)",)
     return ParsedFile(document, path, NOTEBOOK, None, regions=tuple(regions), cells=tuple(cells), notes=notes)

@@ -194,3 +194,39 @@ class RegionContextBuilder:
         if region is None or region.parsed.tree is not None:
             return "ast", None
         return "lines", region.note or region.parsed.fallback
+
+
+def region_marks(parsed: ParsedFile) -> list[tuple[int, str, bool]]:
+    """Where each notebook cell and each embedded region starts (a byte offset), a short note
+    naming it (``cell 3 · code · python``, ``python · ```python``), and whether it starts a
+    cell: what a source view marks. Empty cells are left out (nothing of them is shown)."""
+    marks: list[tuple[int, str, bool]] = []
+    cell_starts = set()
+    for cell in parsed.cells:
+        if cell.end > cell.start:
+            cell_starts.add(cell.start)
+            language = f" · {cell.language}" if cell.language and cell.kind == "code" else ""
+            marks.append((cell.start, f"cell {cell.index} · {cell.kind}{language}", True))
+    for region in parsed.regions:
+        if region.embedded and region.start not in cell_starts:
+            label = region.label if region.cell is None else region.label.split(" ", 2)[-1]
+            marks.append((region.start, f"{region.language or 'no grammar'} · {label}", False))
+    marks.sort(key=lambda mark: mark[0])
+    return marks
+
+
+def describe_regions(parsed: ParsedFile) -> str:
+    """One line on what a container holds: ``12 cells, code in python`` or
+    ``3 embedded regions: python 2, bash 1`` (empty for other files)."""
+    embedded: dict[str, int] = {}
+    for region in parsed.regions:
+        if region.embedded:
+            name = region.language or "no grammar"
+            embedded[name] = embedded.get(name, 0) + 1
+    parts = ", ".join(f"{name} {count}" for name, count in sorted(embedded.items(), key=lambda kv: -kv[1]))
+    if parsed.cells:
+        return f"{len(parsed.cells)} cells" + (f" ({parts})" if parts else "") + "; outputs left out"
+    if not parsed.regions:
+        return ""
+    total = sum(embedded.values())
+    return f"{total} embedded region{'s' if total != 1 else ''}" + (f": {parts}" if parts else "")
