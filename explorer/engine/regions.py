@@ -12,8 +12,9 @@ only when the cells it joins are whole. A region with no non-whitespace text (an
 cell) joins the chunk before it (or the first one), as it holds nothing to search.
 
 Each chunk's context comes from its region, in the region's language (its scope, entities,
-imports, and a header in its comment syntax); a chunk of several whole regions lists the
-entities and imports of all of them. Every chunk of a container says which ``regions`` it
+imports, and a header in its comment syntax); so does a chunk of one embedded region with
+the container's text around it (a code block with its fences). A chunk of several whole
+embedded regions has the container's language and lists the entities and imports of all. Every chunk of a container says which ``regions`` it
 holds, and a notebook's chunks which ``cells`` (index, kind, and lines and code points
 within the cell's source), in every context mode.
 """
@@ -122,8 +123,12 @@ class RegionContextBuilder:
     def context_for(self, start: int, end: int) -> dict[str, Any]:
         covered = [r for r in self.covering(start, end) if self.parsed.source.nws(max(start, r.start), min(end, r.end))]
         covered = covered or self.covering(start, end)
-        if len(covered) == 1:
-            builder = self._current = self.builder(covered[0])
+        embedded = [r for r in covered if r.embedded]
+        # One region, or one piece of code with the container's text around it (a code block
+        # and its fences): the code's context, in its language. Several: all their entities.
+        main = covered[0] if len(covered) == 1 else embedded[0] if len(embedded) == 1 else None
+        if main is not None:
+            builder = self._current = self.builder(main)
             ctx = builder.context_for(start, end)
         else:
             ctx = self._merged(covered, start, end)
