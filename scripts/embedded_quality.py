@@ -31,6 +31,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--max-size", type=int, default=500)
+    ap.add_argument("--show", action="store_true", help="print every cut in code that is not clean")
     args = ap.parse_args()
     options = ChunkOptions(max_size=args.max_size)
     rows: dict[str, Counter[str]] = defaultdict(Counter)
@@ -72,6 +73,8 @@ def main() -> int:
                     langs[key][region.language or "(none: lines)"] += 1
                 starts = [r.start for r in parsed.regions]
                 for cut in metrics.cuts:
+                    if is_container(language) and not parsed.regions:
+                        break  # no embedded code: its cuts are the container's text
                     if parsed.regions:
                         if cut.parent == REGION_BOUNDARY:
                             row["boundary cuts"] += 1
@@ -81,6 +84,8 @@ def main() -> int:
                             continue
                     row["cuts"] += 1
                     row["clean"] += cut.kind in ("stmt", "sibling")
+                    if args.show and cut.kind not in ("stmt", "sibling"):
+                        print(f"  {path}:{cut.line + 1}: {cut.kind} cut in {cut.parent} (before {cut.after})", file=sys.stderr)
                     row["clean or forced"] += cut.kind in ("stmt", "sibling") or cut.oversized_token
                 row["defs fit"] += metrics.any_fit
                 row["defs split"] += metrics.any_split
@@ -119,10 +124,18 @@ def _cells_ok(parsed, chunks) -> bool:  # type: ignore[no-untyped-def]
             start = part["charRange"]["start"]
             before = sources[part["index"]][:start]
             first = len(_BREAK.findall(before))
-            if part["lineRange"] != {"start": first, "end": first + len(_BREAK.findall(text.rstrip("\r\n")))}:
+            if part["lineRange"] != {"start": first, "end": first + _breaks_inside(text)}:
                 return False
             rebuilt[part["index"]] += text
     return all(rebuilt.get(i, "") == source for i, source in sources.items())
+
+
+def _breaks_inside(text: str) -> int:
+    """Line breaks before the last line of ``text`` (a final break opens no line)."""
+    ends = [m.end() for m in _BREAK.finditer(text)]
+    if ends and ends[-1] == len(text):
+        ends.pop()
+    return len(ends)
 
 
 if __name__ == "__main__":
