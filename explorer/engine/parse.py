@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -171,7 +172,8 @@ def _outer(
     errors: list[tuple[Node, int]], cell: int | None, strategy: str,
 ) -> Region:
     parsed = _parse_range(source, data, language, start, end, (), strategy, None)
-    inside = [error for error in errors if start <= error[1] < end]
+    offsets = [offset for _, offset in errors]  # sorted (find_errors sorts them)
+    inside = errors[bisect_left(offsets, start) : bisect_left(offsets, end)]
     parsed.parse_error = {"message": describe_errors(inside, source), "recoverable": True} if inside else None
     label = (language or "text") if cell is None else f"cell {cell}"
     return Region(start, end, parsed, False, label, cell)
