@@ -104,6 +104,18 @@ class Cell:
     newline_added: bool
 
 
+class NotebookDocument(SourceText):
+    """A notebook's document (its cells' sources, what is chunked and shown), keeping the
+    notebook file's own text: parsing the document again (another strategy or language)
+    starts from the file."""
+
+    __slots__ = ("notebook",)
+
+    def __init__(self, text: str, path: str | None, notebook: SourceText):
+        super().__init__(text, path)
+        self.notebook = notebook
+
+
 def parse_source(
     source: SourceText, path: str | None = None, language: str | None = None, *, strategy: str = "ast",
     yield_every: int = 0, strict: bool = False,
@@ -116,6 +128,8 @@ def parse_source(
     ``strict``: raise :class:`UnsupportedLanguageError` instead of falling back to lines
     when there is no grammar to parse with (the ``lines`` strategy is asked for, so it is not
     a fallback)."""
+    if isinstance(source, NotebookDocument):
+        source = source.notebook
     lang = resolve_language(language) if language else detect_language(path, source.data[:256])
     if lang is None or lang == "text":
         if strict:
@@ -238,7 +252,7 @@ def parse_notebook(source: SourceText, path: str | None, *, strategy: str = "ast
     fenced code blocks, raw cells are text (chunked by lines)."""
     notebook = read_notebook(source.data, path)
     text, spans = notebook.document()
-    document = SourceText(text, path)
+    document = NotebookDocument(text, path, source)
     data = parser_bytes(document.data)
     kernel = notebook.language
     try:

@@ -315,3 +315,14 @@ def test_doc_queries_come_from_notebook_cells_and_code_blocks() -> None:
     indexed = "".join(result.texts[0])
     assert "question of life" not in indexed and "give back the product" not in indexed
     assert "def square(x):\n    ...\n    return x * x" in indexed  # masked, still read as the cells
+
+
+def test_a_notebook_parsed_again_from_its_document_reads_the_file() -> None:
+    from explorer.engine.parse import parse_source
+
+    parsed, _ = _parsed("python_notebook_sample.ipynb")
+    again = parse_source(parsed.source, parsed.path, strategy="lines")  # as the explorer re-parses
+    assert again.language == "notebook" and again.source.text == parsed.source.text
+    assert all(region.parsed.tree is None for region in again.regions)
+    forced = parse_source(parsed.source, parsed.path, "json")  # a forced grammar reads the file itself
+    assert forced.source.text.startswith("{") and forced.tree is not None
