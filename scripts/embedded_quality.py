@@ -21,7 +21,9 @@ from explorer.engine.containers.notebook import NotebookError
 from explorer.engine.files import read_regular_file
 from explorer.engine.languages import detect_language
 from explorer.engine.metrics import REGION_BOUNDARY, measure_file
+from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
+from explorer.engine.parse import ParsedFile
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 PLAIN = {"python", "javascript", "typescript", "css", "scss", "tsx"}
@@ -111,7 +113,7 @@ def main() -> int:
     return 0
 
 
-def _cells_ok(parsed, chunks) -> bool:  # type: ignore[no-untyped-def]
+def _cells_ok(parsed: ParsedFile, chunks: list[Chunk]) -> bool:
     """Every chunk's cell parts are slices of the cells' sources, in order, and together
     they give back every cell's source."""
     sources = {cell.index: parsed.source.text[cell.char_start : cell.char_end] for cell in parsed.cells}

@@ -263,6 +263,12 @@ def test_malformed_notebooks_are_refused_with_a_reason(data: bytes, reason: str)
         parse("bad.ipynb", data, ChunkOptions())
 
 
+def test_a_notebook_with_a_byte_order_mark_is_read() -> None:
+    data = b"\xef\xbb\xbf" + _notebook([{"cell_type": "code", "source": "x = 1\n", "outputs": [], "metadata": {}}])
+    parsed = parse("bom.ipynb", data, ChunkOptions())
+    assert [c.text for c in chunk_parsed(parsed, ChunkOptions())] == ["x = 1\n"]
+
+
 def test_truncated_real_notebook_is_refused() -> None:
     data = (EMBEDDED / "text_outputs_and_images.ipynb").read_bytes()
     with pytest.raises(NotebookError, match="line"):

@@ -8,6 +8,7 @@ size are reported), so a notebook of several megabytes of plots chunks like its 
 
 from __future__ import annotations
 
+import codecs
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +58,8 @@ class Notebook:
 
 def read_notebook(data: bytes, path: str | None = None) -> Notebook:
     """Read a notebook's JSON (``data`` is UTF-8), or raise :class:`NotebookError` saying why."""
+    if data.startswith(codecs.BOM_UTF8):  # written by some Windows editors; JSON itself has none
+        data = data[len(codecs.BOM_UTF8) :]
     try:
         doc = json.loads(data)
     except json.JSONDecodeError as exc:
