@@ -332,3 +332,17 @@ def test_a_notebook_parsed_again_from_its_document_reads_the_file() -> None:
     assert all(region.parsed.tree is None for region in again.regions)
     forced = parse_source(parsed.source, parsed.path, "json")  # a forced grammar reads the file itself
     assert forced.source.text.startswith("{") and forced.tree is not None
+
+
+@pytest.mark.parametrize("name, text, code", [
+    ("a.md", "# T\r\n\r\n```python\r\ndef f():\r\n    return 1\r\n```\r\ntext\r\n", "def f():\r\n    return 1\r\n"),
+    ("b.md", "# T\r\r```python\rdef f():\r    return 1\r```\rtext\r", "def f():\r    return 1\r"),
+    ("a.vue", '<template><a/></template>\r<script lang="ts">\rconst a = 1\rfunction g() { return a }\r</script>\r',
+     "const a = 1\rfunction g() { return a }\r"),
+])
+def test_regions_with_crlf_and_lone_cr_line_ends(name: str, text: str, code: str, check: Callable[..., None]) -> None:
+    parsed = parse(name, text, ChunkOptions())
+    (region,) = [r for r in parsed.regions if r.embedded]
+    assert text[region.start : region.end] == code and region.parsed.parse_error is None
+    for max_size in (5, 1500):
+        check(text, chunk(name, text, max_size=max_size), max_size=max_size)
