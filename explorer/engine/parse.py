@@ -168,24 +168,26 @@ def _tile(
     (parsed alone, by the ``outer`` grammar; its syntax errors are the whole file's that fall
     in it, not the ones cutting it out makes, such as a fence left open)."""
     regions: list[Region] = []
-    at = start
+    at, closer = start, 0
     for spec in specs:
         if spec.start > at:
-            regions.append(_outer(source, data, outer, at, spec.start, errors, cell, strategy))
+            regions.append(_outer(source, data, outer, at, spec.start, errors, cell, strategy, closer))
         parsed = _parse_range(source, data, spec.language, spec.start, spec.end, spec.holes, strategy, spec.note)
         label = spec.label if cell is None else f"cell {cell} {spec.label}"
         regions.append(Region(spec.start, spec.end, parsed, True, label, cell, spec.note))
-        at = spec.end
+        at, closer = spec.end, spec.closer
     if at < end:
-        regions.append(_outer(source, data, outer, at, end, errors, cell, strategy))
+        regions.append(_outer(source, data, outer, at, end, errors, cell, strategy, closer))
     return regions
 
 
 def _outer(
     source: SourceText, data: bytes, language: str | None, start: int, end: int,
-    errors: list[tuple[Node, int]], cell: int | None, strategy: str,
+    errors: list[tuple[Node, int]], cell: int | None, strategy: str, closer: int = 0,
 ) -> Region:
-    parsed = _parse_range(source, data, language, start, end, (), strategy, None)
+    # The closing delimiter of the region before is left out of the parse (see RegionSpec.closer).
+    holes = ((start, closer),) if start < closer < end and data[closer:end].strip() else ()
+    parsed = _parse_range(source, data, language, start, end, holes, strategy, None)
     offsets = [offset for _, offset in errors]  # sorted (find_errors sorts them)
     inside = errors[bisect_left(offsets, start) : bisect_left(offsets, end)]
     parsed.parse_error = {"message": describe_errors(inside, source), "recoverable": True} if inside else None

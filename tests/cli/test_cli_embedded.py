@@ -28,10 +28,11 @@ def test_notebooks_are_walked_and_a_broken_one_does_not_stop_the_run(cli, tmp_pa
 
 def test_stats_measure_cuts_inside_regions(cli, tmp_path) -> None:
     shutil.copy(EMBEDDED / "fastapi-dependencies.md", tmp_path)
-    doc = cli("stats", tmp_path, "--max-size", "100", "--json").json()
+    # (at 300 every prose line fits: the cuts left are between statements, blocks and regions)
+    doc = cli("stats", tmp_path, "--max-size", "300", "--json").json()
     markdown = doc["summary"]["languages"]["markdown"]
     assert markdown["files"] == 1 and markdown["exactPct"] == 100.0
-    assert markdown["cleanPct"] is not None and markdown["cleanPct"] >= 90.0
+    assert markdown["cleanPct"] == 100.0
 
 
 def test_languages_lists_the_containers(cli) -> None:

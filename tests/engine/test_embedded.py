@@ -346,3 +346,15 @@ def test_regions_with_crlf_and_lone_cr_line_ends(name: str, text: str, code: str
     assert text[region.start : region.end] == code and region.parsed.parse_error is None
     for max_size in (5, 1500):
         check(text, chunk(name, text, max_size=max_size), max_size=max_size)
+
+
+def test_the_text_after_a_region_is_parsed_without_its_closing_delimiter() -> None:
+    """A closing fence alone would open a new code block, and the prose after it would be
+    chunked as code; a closing tag alone is a stray end tag."""
+    md = parse("x.md", "```python\nx = 1\n```\n\n## Next\n\nSome prose.\n", ChunkOptions())
+    after = md.regions[-1]
+    assert not after.embedded and after.parsed.root is not None
+    assert "atx_heading" in str(after.parsed.root) and "fenced_code_block" not in str(after.parsed.root)
+    vue = parse("x.vue", "<script>\nlet a = 1\n</script>\n<template><p/></template>\n", ChunkOptions())
+    tail = vue.regions[-1]
+    assert tail.parsed.root is not None and not tail.parsed.root.has_error

@@ -36,6 +36,10 @@ class RegionSpec:
     label: str
     note: str | None = None
     holes: tuple[tuple[int, int], ...] = ()
+    #: Where the region's closing delimiter ends (the closing fence, ``</script>``): the
+    #: container's text after the region is parsed without it, since alone it would open
+    #: a new block (a lone fence) or be a stray end tag.
+    closer: int = 0
 
 
 #: The container grammars whose trees are searched for regions.

@@ -40,11 +40,14 @@ def _element(node: Node, data: bytes, default: str) -> RegionSpec | None:
     tag_name = "script" if default == "javascript" else "style"
     attributes: dict[str, str] = {}
     raw: Node | None = None
+    closer = 0
     for child in node.children:
         if child.type == "start_tag":
             attributes = _attributes(child, data)
         elif child.type == "raw_text":
             raw = child
+        elif child.type == "end_tag":
+            closer = child.end_byte
     if raw is None:
         return None
     start, end = line_aligned(data, raw.start_byte, raw.end_byte)
@@ -63,7 +66,7 @@ def _element(node: Node, data: bytes, default: str) -> RegionSpec | None:
         value, language, label = default, default, f"<{tag_name}>"
     if language is None:
         note = f"no grammar for {value!r}: chunked by lines"
-    return RegionSpec(start, end, language, label, note)
+    return RegionSpec(start, end, language, label, note, closer=closer)
 
 
 def _attributes(start_tag: Node, data: bytes) -> dict[str, str]:

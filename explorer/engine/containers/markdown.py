@@ -29,14 +29,15 @@ def fenced_blocks(root: Node, data: bytes) -> list[RegionSpec]:
 
 def _block(node: Node, data: bytes) -> RegionSpec | None:
     info = content = None
-    closed = False
+    closer = 0
     for child in node.children:
         if child.type == "info_string":
             info = child
         elif child.type == "code_fence_content":
             content = child
         elif child.type == "fenced_code_block_delimiter" and content is not None:
-            closed = True
+            closer = child.end_byte
+    closed = closer > 0
     if info is None or content is None:
         return None
     tag = data[info.start_byte : info.end_byte].decode("utf-8", "replace")
@@ -66,4 +67,4 @@ def _block(node: Node, data: bytes) -> RegionSpec | None:
     if language is None:
         notes.append(f"no grammar for {word!r}: chunked by lines")
     kept = tuple(hole for hole in holes if start <= hole[0] < end)
-    return RegionSpec(start, end, language, label, "; ".join(notes) or None, kept)
+    return RegionSpec(start, end, language, label, "; ".join(notes) or None, kept, closer)
