@@ -74,9 +74,13 @@ def test_the_same_inputs_give_the_same_figures(fixture_files, engine_files):
     assert [o.rank for o in first.settings[1].outcomes] == [o.rank for o in again.settings[1].outcomes]
     from explorer.engine.retrieval import EvalConfig
 
-    reseeded = evaluate(files, settings, jobs=1, config=EvalConfig(seed=1))
-    a, b = first.settings[1].metrics["recall@5"], reseeded.settings[1].metrics["recall@5"]
-    assert a.value == b.value and (a.low, a.high) != (b.low, b.high)
+    # Another seed resamples differently: the same value, other intervals (on a hundred queries
+    # two seeds can land on the same quantiles, so a few seeds are tried).
+    a = first.settings[1].metrics["recall@5"]
+    others = [evaluate(files, settings, jobs=1, config=EvalConfig(seed=seed)).settings[1].metrics["recall@5"]
+              for seed in (1, 2)]
+    assert all(b.value == a.value for b in others)
+    assert any((b.low, b.high) != (a.low, a.high) for b in others)
 
 
 def _unique_line_queries(files):
