@@ -14,7 +14,10 @@ HELP = "list the supported languages, their support level and file extensions"
 DESCRIPTION = """\
 Every language the engine parses. chunking: ast (split along the syntax tree) or lines
 (line packing, for grammars unsafe to run). structure: full (entities, signatures,
-docstrings and imports in the chunk context) or generic (definitions found by node kind)."""
+docstrings and imports in the chunk context) or generic (definitions found by node kind).
+Containers (Markdown, Vue, Svelte, Astro, HTML, Jupyter notebooks) hold code of other
+languages: each region is chunked by its own grammar; the last table says what is understood
+inside each."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -86,3 +89,12 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
     console.print(table)
     full = sum(1 for r in rows if r.get("structure") == "full")
     console.print(Text(f"{len(rows)} languages, {full} with full structure support."))
+    containers = [r for r in rows if r.get("contains")]
+    if containers:
+        inside = Table(box=None, pad_edge=False, header_style="bold")
+        inside.add_column("container")
+        inside.add_column("code understood inside (chunked by its own grammar)", overflow="fold")
+        for row in containers:
+            inside.add_row(Text(row["name"]), Text(row["contains"]))
+        console.print()
+        console.print(inside)

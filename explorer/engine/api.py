@@ -10,10 +10,11 @@ from typing import Any, TypeVar
 from .chunker import Span, iter_spans
 from .context import ContextBuilder, NoContextBuilder, make_context_builder
 from .fit import Fitter
-from .languages import GRAMMARS, UNSAFE_GRAMMARS, extensions_for
+from .languages import CONTAINERS, GRAMMARS, NOTEBOOK, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
+from .regions import RegionContextBuilder, region_spans
 from .text import SourceText, last_lines, text_measure
 
 _T = TypeVar("_T")
@@ -40,12 +41,14 @@ def iter_chunks(
     When sizes are checked on the final text (``fit="embedded"``, or any fit in tokens:
     see engine/fit.py), a file's chunks are all made before the first is yielded (a chunk
     over the limit makes the file be chunked again) and ``spans`` is not used."""
-    builder = make_context_builder(parsed, options, parsed.path, structure)
+    # A container file (Markdown, a component, a notebook) is chunked region by region.
+    regions = RegionContextBuilder(parsed, options, parsed.path) if parsed.regions else None
+    builder = regions or make_context_builder(parsed, options, parsed.path, structure)
     if options.fit_embedded or options.size_unit == "tokens":
-        yield from _fitted_chunks(parsed, options, builder, is_cancelled)
+        yield from _fitted_chunks(parsed, options, builder, regions, is_cancelled)
         return
-    make = _ChunkMaker(parsed, options, builder, None)
-    for index, span in enumerate(iter_spans(parsed, options) if spans is None else spans):
+    make = _ChunkMaker(parsed, options, builder, None, regions)
+    for index, span in enumerate(spans_of(parsed, options) if spans is None else spans):
         made = make(index, span, total)
         assert isinstance(made, Chunk)  # without a fitter, every chunk is made
         yield made
@@ -54,14 +57,15 @@ def iter_chunks(
 def _fitted_chunks(
     parsed: ParsedFile,
     options: ChunkOptions,
-    builder: ContextBuilder | NoContextBuilder,
+    builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+    regions: RegionContextBuilder | None,
     is_cancelled: Callable[[], bool] | None,
 ) -> list[Chunk]:
     fitter = Fitter(parsed, options, builder)
     while True:
-        make = _ChunkMaker(parsed, options, builder, fitter)
+        make = _ChunkMaker(parsed, options, builder, fitter, regions)
         chunks: list[Chunk] = []
-        for span in iter_spans(parsed, options, limits=fitter.limit_at):
+        for span in spans_of(parsed, options, limits=fitter.limit_at):
             made = make(len(chunks), span, -1)
             if not isinstance(made, Chunk):
                 code_size, text = made
@@ -85,11 +89,12 @@ class _ChunkMaker:
         self,
         parsed: ParsedFile,
         options: ChunkOptions,
-        builder: ContextBuilder | NoContextBuilder,
+        builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
         fitter: Fitter | None,
+        regions: RegionContextBuilder | None = None,
     ):
         src = parsed.source
-        self.src, self.builder, self.fitter = src, builder, fitter
+        self.src, self.builder, self.fitter, self.regions = src, builder, fitter, regions
         self.overlap = options.overlap_lines if options.context_mode != "none" else 0
         self.strategy = "lines" if parsed.tree is None else "ast"
         self.fallback = parsed.fallback
@@ -153,6 +158,9 @@ class _ChunkMaker:
             embedded_tokens = embedded_size if unit == "tokens" else counter.count(contextualized)
         first_line, last_line = src.line_range(start, end)
         self.previous, self.byte_at, self.char_at = text, end, char_end
+        strategy, fallback = self.strategy, self.fallback
+        if self.regions is not None:
+            strategy, fallback = self.regions.chunk_strategy(start, end)
         return Chunk(
             text=text,
             contextualized_text=contextualized,
@@ -167,14 +175,24 @@ class _ChunkMaker:
             context=context,
             split_start=span.split_start,
             split_end=span.split_end,
-            strategy=self.strategy,
-            fallback_reason=self.fallback,
+            strategy=strategy,
+            fallback_reason=fallback,
             overlap_text=overlap_text,
             embedded_size=embedded_size,
             tokenizer=counter.name if counter is not None else None,
             tokens=tokens,
             embedded_tokens=embedded_tokens,
         )
+
+
+def spans_of(
+    parsed: ParsedFile, options: ChunkOptions, limits: Callable[[int], int] | None = None
+) -> Iterator[Span]:
+    """The chunk spans of a parsed file: by its tree, or region by region for a container;
+    ``limits``: the room a chunk's header leaves for code, by where it starts (engine/fit.py)."""
+    if parsed.regions:
+        return region_spans(parsed, options, limits)
+    return iter_spans(parsed, options, limits=limits)
 
 
 class ChunkingCancelled(Exception):
@@ -205,7 +223,7 @@ def chunk_parsed(
     try:
         if options.fit_embedded or options.size_unit == "tokens":
             return list(iter_chunks(parsed, options, structure=structure, is_cancelled=is_cancelled))
-        spans = _checked(iter_spans(parsed, options), is_cancelled)
+        spans = _checked(spans_of(parsed, options), is_cancelled)
         return _checked(
             iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), is_cancelled
         )
@@ -275,19 +293,22 @@ def languages() -> list[dict[str, Any]]:
     ``chunking`` is ``ast`` for every grammar in the pack (``lines`` for the few whose
     parser is unsafe); ``structure`` is ``full`` (entities, signatures, docstrings,
     imports) or ``generic`` (definitions found by node kind and ``name`` field).
+    A container (Markdown, the component formats, HTML, notebooks) also says what it
+    ``contains``: the regions chunked by their own grammar.
     """
     from .structure import structure_level
 
     rows = []
-    for name in GRAMMARS:
+    for name in (*GRAMMARS, NOTEBOOK):
         unsafe = name in UNSAFE_GRAMMARS
         rows.append(
             {
                 "name": name,
                 "chunking": "lines" if unsafe else "ast",
-                "structure": "none" if unsafe else structure_level(name),
+                "structure": "none" if unsafe else "regions" if name == NOTEBOOK else structure_level(name),
                 "extensions": extensions_for(name),
                 **({"note": UNSAFE_GRAMMARS[name]} if unsafe else {}),
+                **({"contains": CONTAINERS[name]} if name in CONTAINERS else {}),
             }
         )
     return rows

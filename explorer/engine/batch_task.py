@@ -23,6 +23,7 @@ from typing import Any
 from .files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from .model import Chunk
 from .options import ChunkOptions
+from .containers.notebook import NotebookError
 from .parse import ParsedFile, UnsupportedLanguageError
 from .text import BinaryContentError
 
@@ -160,6 +161,8 @@ def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, 
         return _failed(result, kind, f"not a text file ({exc.reason})", started)
     except UnsupportedLanguageError as exc:
         return _failed(result, UNSUPPORTED, str(exc), started)
+    except NotebookError as exc:  # (the report names the file)
+        return _failed(result, UNSUPPORTED, f"not a readable notebook ({exc.reason})", started)
     except OSError as exc:
         return _failed(result, READ, read_error_message(label, exc), started)
     except RecursionError:

@@ -82,13 +82,18 @@ def iter_spans(
     options: ChunkOptions,
     trace: TraceHook | None = None,
     limits: Callable[[int], int] | None = None,
+    *,
+    bounds: tuple[int, int] | None = None,
 ) -> Iterator[Span]:
     """Yield the chunk spans of a parsed file in order. They tile the file exactly;
     none is larger than ``options.max_size`` in ``options.size_unit``, or with ``limits``,
     than ``limits(start)`` for the chunk starting at byte ``start`` (the room the header
-    of a chunk starting there leaves: see engine/fit.py; it must depend on the line only)."""
+    of a chunk starting there leaves: see engine/fit.py; it must depend on the line only).
+    ``bounds``: chunk only that byte range (an embedded region, whose tree lies inside it),
+    tiling it exactly."""
     src = parsed.source
-    if src.nws() == 0:
+    low, high = bounds if bounds is not None else (0, len(src.data))
+    if src.nws(low, high) == 0:
         return
     size, limit = src.sizer(options.size_unit, options.counter), options.max_size
     max_size = limit
@@ -97,7 +102,7 @@ def iter_spans(
     data = src.data
     line_ends = _LINE_ENDS
     flags = kind_flags(parsed.tree.language) if parsed.tree is not None else b""
-    stack: list[tuple] = [(0, len(data), (root,) if root is not None else None, CLEAN)]
+    stack: list[tuple] = [(low, high, (root,) if root is not None else None, CLEAN)]
     pop, push = stack.pop, stack.extend
     win_start: int | None = None
     win_cut: str | None = CLEAN
@@ -187,8 +192,8 @@ def iter_spans(
             trace("open", last, None, None)
     if win_start is not None:
         if trace:
-            trace("finish", Piece(len(data), len(data), None), win_start, None)
-        yield Span(win_start, len(data), win_cut, CLEAN)
+            trace("finish", Piece(high, high, None), win_start, None)
+        yield Span(win_start, high, win_cut, CLEAN)
 
 
 def _fitting_run(stack: list[tuple], win_start: int, size: Callable[[int, int], int], limit: int) -> int:

@@ -26,13 +26,16 @@ With ``fit="text"`` in the tokens unit, the same exact check binds the chunk's `
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .context import MAX_SCOPE, ContextBuilder, NoContextBuilder
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .text import text_measure
 from .tokens import starts_clean
+
+if TYPE_CHECKING:
+    from .regions import RegionContextBuilder
 
 #: The order in which the header's parts give way to the code (first leaves first).
 GIVE_WAY = ("siblings_after", "siblings_before", "uses", "defines", "overlap", "scope", "path")
@@ -44,7 +47,10 @@ MAX_RESERVE_SHARE = 0.5
 class Fitter:
     """The per-line limits for the chunker and the per-chunk fitting of one file."""
 
-    def __init__(self, parsed: ParsedFile, options: ChunkOptions, builder: ContextBuilder | NoContextBuilder):
+    def __init__(
+        self, parsed: ParsedFile, options: ChunkOptions,
+        builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+    ):
         self.src = parsed.source
         self.options = options
         self.builder = builder

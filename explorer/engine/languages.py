@@ -18,6 +18,20 @@ GRAMMARS: tuple[str, ...] = tuple(sorted(typing.get_args(_pack.SupportedLanguage
 #: grammar with small inputs); chunked line-based so a file can never freeze us.
 UNSAFE_GRAMMARS = {"cobol": "the COBOL grammar can hang on ordinary input"}
 
+#: Jupyter notebooks: not a grammar but a container of cells (see ``engine/containers``).
+NOTEBOOK = "notebook"
+
+#: Files that hold regions of other languages, and what is understood inside each
+#: (chunked by the region's own grammar, see ``engine/containers``).
+CONTAINERS: dict[str, str] = {
+    "markdown": "fenced code blocks with a language tag (```python, ~~~ts)",
+    "vue": "<script> (lang: js, ts, tsx, jsx), <style> (lang: css, scss)",
+    "svelte": "<script> (lang: js, ts), <style> (lang: css, scss)",
+    "astro": "the --- frontmatter (TypeScript), <script>, <style>",
+    "html": "inline <script> (by type: JavaScript, module, JSON), <style>",
+    NOTEBOOK: "code cells (the kernel's language), Markdown cells (with their fenced code blocks)",
+}
+
 #: Grammars that describe data or prose rather than code, still AST-chunked.
 _EXTENSIONS: dict[str, str] = {
     # the languages with full structure support
@@ -74,6 +88,7 @@ _EXTENSIONS: dict[str, str] = {
     "gitattributes": "gitattributes", "gitignore": "gitignore", "mod": "gomod", "sum": "gosum",
     "rules": "udev", "kconfig": "kconfig", "meson": "meson", "hypr": "hyprlang",
     "hyprlang": "hyprlang", "dockerignore": "gitignore", "chatito": "chatito",
+    "ipynb": NOTEBOOK,
 }
 
 _FILE_NAMES: dict[str, str] = {
@@ -108,17 +123,61 @@ _ALIASES: dict[str, str] = {
     "c_sharp": "csharp", "kt": "kotlin", "rb": "ruby", "sh": "bash", "shell": "bash",
     "yml": "yaml", "md": "markdown", "objective-c": "objc", "objectivec": "objc",
     "hs": "haskell", "ex": "elixir", "tf": "terraform", "text": "text", "plain": "text",
+    "ipynb": NOTEBOOK, "jupyter": NOTEBOOK,
 }
+
+#: Names a code block's tag or a ``lang``/``type`` attribute gives a language by, beyond the
+#: aliases and extensions above (``None``: not code we can parse, such as a shell session).
+_TAGS: dict[str, str | None] = {
+    "python3": "python", "py3": "python", "ipython": "python", "ipython3": "python", "sage": "python",
+    "node": "javascript", "javascript": "javascript", "ecmascript": "javascript", "es6": "javascript",
+    "mjs": "javascript", "cjs": "javascript", "module": "javascript", "typescript": "typescript",
+    "zsh": "bash", "shellscript": "bash", "console": None, "shell-session": None, "sh-session": None,
+    "pycon": None, "python-repl": None, "pytb": None, "output": None, "text": None, "txt": None,
+    "plain": None, "plaintext": None, "none": None, "diff": None, "patch": None,
+    "text/javascript": "javascript", "application/javascript": "javascript",
+    "application/ecmascript": "javascript", "text/ecmascript": "javascript",
+    "text/typescript": "typescript", "application/typescript": "typescript",
+    "application/json": "json", "application/ld+json": "json", "importmap": "json",
+    "speculationrules": "json", "text/css": "css", "postcss": "css", "c++": "cpp", "golang": "go",
+    "jsonc": "json", "json5": "json", "yml": "yaml", "dockerfile": "dockerfile", "docker": "dockerfile",
+    "make": "make", "makefile": "make", "objc": "objc", "rs": "rust", "kt": "kotlin",
+}
+
+#: MyST and Sphinx directives whose argument names the language.
+_DIRECTIVES = frozenset({"{code-cell}", "{code-block}", "{code}", "{sourcecode}", "{literalinclude}"})
+
+#: The longest tag looked at (an info string is a line of free text).
+_MAX_TAG = 40
 
 def resolve_language(name: str) -> str:
     """Canonical grammar name for a user-given language name; ValueError if unknown."""
     key = str(name).strip().lower()
     key = _ALIASES.get(key, key)
-    if key in GRAMMARS or key == "text":
+    if key in GRAMMARS or key in ("text", NOTEBOOK):
         return key
     close = [g for g in GRAMMARS if g.startswith(key[:2])][:6]
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise ValueError(f"unknown language {name!r}{hint}; `chunk-explorer languages` lists them all")
+
+
+def tag_language(tag: str) -> str | None:
+    """The grammar for a code block's tag (```` ```python ````, ```` ```{.rust} ````, ``ts title="x"``)
+    or a ``<script lang>``/``type`` value; ``None`` when it names no grammar (or no code)."""
+    words = tag.strip().split(maxsplit=2)
+    if words and words[0].lower() in _DIRECTIVES:  # MyST: ```{code-cell} ipython3
+        words = words[1:]
+    words = " ".join(words).lstrip("{").lstrip(".").split(maxsplit=1)
+    if not words:
+        return None
+    key = words[0].rstrip("}").split(",", 1)[0].lower()[:_MAX_TAG]
+    if key in _TAGS:
+        return _TAGS[key]
+    key = _ALIASES.get(key, key)
+    if key in GRAMMARS and key not in UNSAFE_GRAMMARS:
+        return key
+    by_extension = _EXTENSIONS.get(key)
+    return by_extension if by_extension != NOTEBOOK else None
 
 
 def detect_language(path: str | os.PathLike[str] | None, head: bytes | None = None) -> str | None:

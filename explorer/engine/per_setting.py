@@ -30,8 +30,9 @@ from .parse import LINES_STRATEGY, ParsedFile, parse_source
 def chunk_setting(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:
     """The chunks of ``parsed`` under ``options`` (``structure``: the file's, when the
     caller has it, for the AST chunker's context)."""
-    if options.strategy == "lines" and parsed.tree is not None:
-        return chunk_parsed(replace(parsed, tree=None, fallback=LINES_STRATEGY), options)
+    if options.strategy == "lines" and (parsed.tree is not None or parsed.regions):
+        # The baseline packs lines, whatever the file holds (a container's regions too).
+        return chunk_parsed(replace(parsed, tree=None, regions=(), fallback=LINES_STRATEGY), options)
     return chunk_parsed(parsed, options, structure=structure)
 
 

@@ -268,7 +268,7 @@ def measure_file(
         max_size=max_size,
         bytes=len(src.data),
         nws=src.nws(),
-        has_tree=parsed.tree is not None,
+        has_tree=parsed.tree is not None or bool(parsed.regions),
         # In tokens, each chunk's text is counted exactly (range sizes in tokens are estimates).
         sizes=[counter.count(t) for _, _, t in spans] if counter else [src.measure(unit, s, e) for s, e, _ in spans],
         chunk_nws=[src.nws(s, e) for s, e, _ in spans],
@@ -278,7 +278,9 @@ def measure_file(
         embedded_over=embedded_over(chunks, max_size, unit),
     )
     root = parsed.root
-    if root is not None and spans:
+    if parsed.regions and spans:
+        _measure_regions(metrics, parsed, spans, max_size, unit, counter)
+    elif root is not None and spans:
         metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, unit=unit, counter=counter)
         _measure_definitions(metrics, parsed, root, spans, counter)
     return metrics
@@ -291,6 +293,35 @@ def embedded_over(chunks: Sequence[Any], max_size: int, unit: str) -> int | None
     if not all(hasattr(c, "embedded_size") and c.size_unit == unit for c in chunks):
         return None
     return sum(1 for c in chunks if c.embedded_size > max_size)
+
+
+#: The parent kind of a cut between two regions of a container file (a clean ``stmt`` cut).
+REGION_BOUNDARY = "(region boundary)"
+
+
+def _measure_regions(
+    metrics: FileMetrics, parsed: ParsedFile, spans: list[tuple[int, int, str]], max_size: int, unit: str,
+    counter: TokenCounter | None = None,
+) -> None:
+    """A container file: each cut judged against the tree of the region it falls in (a cut
+    where a region starts is a clean ``stmt`` cut), each region's definitions as a file's."""
+    src = parsed.source
+    data = src.data
+    regions = parsed.regions
+    starts = [region.start for region in regions]
+    boundaries = {_skip_ws(data, start) for start in starts}
+    for c in cut_offsets(data, spans):
+        if c in boundaries:
+            line = src.line_of(c)
+            midline = bool(data[src.line_start(line) : c].translate(None, WHITESPACE))
+            metrics.cuts.append(Cut(c, line, "stmt", midline, REGION_BOUNDARY, None, None))
+            continue
+        region = regions[bisect_right(starts, c) - 1]
+        if region.parsed.root is not None:
+            metrics.cuts.append(classify_cut(src, region.parsed.root, c, max_size=max_size, unit=unit, counter=counter))
+    for region in regions:
+        if region.parsed.root is not None:
+            _measure_definitions(metrics, region.parsed, region.parsed.root, spans, counter)
 
 
 def _as_spans(chunks: Sequence[Any], src: SourceText) -> list[tuple[int, int, str]]:

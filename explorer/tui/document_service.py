@@ -65,8 +65,10 @@ def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str |
     parsed = parse_source(source, name, options.language, strategy=options.strategy, yield_every=PARSE_READ_BYTES)
     structure = structure_of(parsed)
     parse_ms = (time.perf_counter() - started) * 1000
-    lexer = lexer_for(path, parsed.language)
-    return LoadedFile(path, parsed, structure, options, parse_ms, longest_line(source), lexer)
+    # A notebook is shown as its cells' sources: highlighted in its code cells' language.
+    language = next((cell.language for cell in parsed.cells if cell.kind == "code" and cell.language), parsed.language)
+    lexer = lexer_for(path, language)
+    return LoadedFile(path, parsed, structure, options, parse_ms, longest_line(parsed.source), lexer)
 
 
 def preview_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:

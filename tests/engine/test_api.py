@@ -289,12 +289,12 @@ def test_overlap_goes_to_contextualized_text_only(check):
 def test_languages_lists_every_grammar_of_the_pack():
     rows = explorer.languages()
     pack = sorted(typing.get_args(tree_sitter_language_pack.SupportedLanguage))
-    assert [r["name"] for r in rows] == pack == list(GRAMMARS)
+    assert [r["name"] for r in rows] == [*pack, "notebook"] and pack == list(GRAMMARS)  # notebooks: cells
     assert len(rows) >= 170
     for row in rows:
         assert {"name", "chunking", "structure", "extensions"} <= set(row)
         assert row["chunking"] == ("lines" if row["name"] in UNSAFE_GRAMMARS else "ast")
-        assert row["structure"] in ("full", "generic", "none")
+        assert row["structure"] in ("full", "generic", "none", "regions")
         assert all(e.startswith(".") or e == e.lower() for e in row["extensions"])
     by_name = {r["name"]: r for r in rows}
     assert ".py" in by_name["python"]["extensions"]

@@ -93,24 +93,27 @@ def chunk_for_eval(
     ``uses`` find the definitions and the calls and type uses), then chunk the masked
     file under every setting."""
     from ..api import parse
+    from ..parse import edited_notebook
     from ..structure import extract_structure
 
     drafts: list[DocQueryDraft] = []
     edits: list[Edit] = []
     found_definitions: list[Definition] = []
     found_uses: list[Use] = []
-    if (docs or uses) and parsed.tree is not None:
+    if (docs or uses) and (parsed.tree is not None or parsed.regions):
         structure = extract_structure(parsed)
         if docs:
             drafts, edits = doc_queries(structure, min_words=min_words)
-        if uses:
+        if uses and parsed.tree is not None:
             found_definitions = definitions(structure)
             if found_definitions or structure.level == "full":
                 found_uses = find_uses(parsed.tree.root_node, structure, import_aliases(structure))
     tree = parsed
     if edits:
         masked = mask(parsed.source.data, edits)
-        tree = parse(parsed.path, masked.masked, replace(options, language=parsed.language))
+        # A notebook's document (its cells' sources) is read back as a notebook.
+        data = edited_notebook(parsed, masked.masked, masked.to_masked) if parsed.cells else masked.masked
+        tree = parse(parsed.path, data, replace(options, language=parsed.language))
         edits = list(masked.edits)
     result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [], [], found_definitions,
                         found_uses)

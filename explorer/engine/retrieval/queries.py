@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..structure import FULL_LANGUAGES, FileStructure
+from ..structure.extract import RegionScopes
 from .masking import Edit
 
 #: Entity types that give doc queries.
@@ -137,7 +138,11 @@ def doc_queries(
 
     Every doc of a function, method or class with at least ``min_words`` words is
     masked, whether or not its query survives (an empty query, a duplicate), so no
-    query text stays in the indexed code. Only languages with full structure."""
+    query text stays in the indexed code. Only languages with full structure (in a
+    container file, the regions in such a language: notebook cells, code blocks, scripts)."""
+    if isinstance(structure.scope, RegionScopes):  # a container: each region in its language
+        found = [doc_queries(part, min_words=min_words) for _, part in structure.scope.regions]
+        return [d for part in found for d in part[0]], [e for part in found for e in part[1]]
     if structure.language not in FULL_LANGUAGES or structure.level != "full":
         return [], []
     drafts: list[DocQueryDraft] = []

@@ -46,6 +46,8 @@ def extract_structure(parsed: ParsedFile) -> FileStructure:
     Files without a tree (line fallback) have an empty structure with level ``"none"``.
     """
     language = parsed.language
+    if parsed.regions:
+        return _regions_structure(parsed)
     if parsed.tree is None or language is None:
         return empty_structure(language)
     enabled = gc.isenabled()
@@ -55,6 +57,66 @@ def extract_structure(parsed: ParsedFile) -> FileStructure:
     finally:
         if enabled:
             gc.enable()
+
+
+class RegionScopes:
+    """The scope look-ups of a container file (those of :class:`ScopeIndex` the explorer
+    uses), answered by each region's own index: entities of different regions never nest,
+    and each keeps its position in its region's index."""
+
+    __slots__ = ("regions", "starts")
+
+    def __init__(self, regions: list[tuple[int, FileStructure]]):
+        self.regions = regions
+        self.starts = [start for start, _ in regions]
+
+    def _touched(self, start: int, end: int) -> list[ScopeIndex]:
+        first = max(0, bisect_right(self.starts, start) - 1)
+        last = max(first, bisect_right(self.starts, max(start, end - 1)) - 1)
+        return [part.scope for _, part in self.regions[first : last + 1]]
+
+    def scope_at(self, offset: int) -> Entity | None:
+        k = bisect_right(self.starts, offset) - 1
+        return self.regions[k][1].scope.scope_at(offset) if k >= 0 else None
+
+    def enclosing(self, start: int, end: int, limit: int | None = None) -> list[Entity]:
+        return self.around(start, end, limit)[0]
+
+    def around(self, start: int, end: int, limit: int | None = None) -> tuple[list[Entity], list[Entity]]:
+        """As :meth:`ScopeIndex.around`: an entity lies in one region, so only a range inside
+        one region has a scope."""
+        scope: list[Entity] = []
+        partial: list[Entity] = []
+        for index in self._touched(start, end):
+            found = index.around(start, end, limit)
+            scope += found[0]
+            partial += found[1]
+        return scope, partial
+
+    def starting_in(self, start: int, end: int) -> list[tuple[Entity, bool]]:
+        return [found for index in self._touched(start, end) for found in index.starting_in(start, end)]
+
+    def entities_in_range(self, start: int, end: int) -> list[tuple[Entity, bool]]:
+        return [found for index in self._touched(start, end) for found in index.entities_in_range(start, end)]
+
+
+def _regions_structure(parsed: ParsedFile) -> FileStructure:
+    """A container file's structure: every region's, each extracted in its own language
+    (kept on the region for its chunks' contexts), listed together."""
+    parts: list[tuple[int, FileStructure]] = []
+    for region in parsed.regions:
+        if region.structure is None:
+            region.structure = extract_structure(region.parsed)
+        parts.append((region.start, region.structure))
+    structures = [part for _, part in parts]
+    levels = {part.level for part in structures if part.level != "none"}
+    level = "full" if "full" in levels else "generic" if levels else "none"
+    return FileStructure(
+        parsed.language, level,
+        [e for part in structures for e in part.entities], [e for part in structures for e in part.imports],
+        [e for part in structures for e in part.exports], [e for part in structures for e in part.roots],
+        scope=RegionScopes(parts), docstring=next((p.docstring for p in structures if p.docstring), None),
+    )
 
 
 def _extract(parsed: ParsedFile, language: str, root: Node) -> FileStructure:

@@ -17,6 +17,7 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from explorer.engine.options import ChunkOptions
+from explorer.engine.regions import describe_regions
 
 from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
 
@@ -192,7 +193,8 @@ z maximizes the focused pane (z again restores it).
         mode = f"line-based ({file.parsed.fallback})" if file.parsed.fallback else "AST"
         if file.partial:
             mode = "parsing…"
-        source.border_subtitle = f"{language} · {mode} · {file.source.line_count} lines"
+        regions = describe_regions(file.parsed)  # a container: the code it holds
+        source.border_subtitle = literal(f"{language} · {mode} · {regions + ' · ' if regions else ''}{file.source.line_count} lines")
         count = len(document.chunks)
         if file.partial:
             self.query_one("#chunks").border_title = "Chunks (…)"

@@ -26,6 +26,7 @@ from tree_sitter import Node
 
 from explorer.engine.parse import ParsedFile
 
+from ...literal import visible
 from ...messages import AnonymousNodesToggled, AstNodeSelected
 from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
@@ -53,7 +54,16 @@ class AstEntry:
     starts: list[int] | None = field(default=None, repr=False)
 
 
-class AstTree(LazyTree[AstEntry | Gap]):
+@dataclass(eq=False)
+class RegionsEntry:
+    """The top of a container file's tree (Markdown, a component, a notebook): one line per
+    region (a code block, a script, a cell, the text between), each opening into the tree its
+    own grammar gave it."""
+
+    window: ChildWindow | None = field(default=None, repr=False)
+
+
+class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
     """The tree-sitter tree of the open file, in the playground's notation.
 
     A node's label holds the part that never changes (type, field, place); its
@@ -93,6 +103,9 @@ class AstTree(LazyTree[AstEntry | Gap]):
         self.parsed = parsed
         self.limit, self.unit = limit, unit
         root = parsed.root if parsed is not None else None
+        if parsed is not None and parsed.regions:
+            self._show_regions(parsed)
+            return
         if parsed is None or root is None:
             self.quiet_moves.clear()
             self.top, self.levels_above = None, 0
@@ -101,6 +114,29 @@ class AstTree(LazyTree[AstEntry | Gap]):
             self.root.allow_expand = False
             return
         self._show_from(root, 0)
+
+    def _show_regions(self, parsed: ParsedFile) -> None:
+        self.quiet_moves.clear()
+        self.top, self.levels_above = None, 0
+        count = len(parsed.regions)
+        self.reset(Text(f"{count} region{'s' if count != 1 else ''}, each parsed by its own grammar"), RegionsEntry())
+        self.root.allow_expand = True
+        self.populate(self.root)
+        self.root.expand()
+
+    def _region_line(self, index: int) -> tuple[Text, AstEntry | None, bool]:
+        """The label of a region's line, its tree's root entry (None: no tree), and whether it opens."""
+        assert self.parsed is not None
+        region = self.parsed.regions[index]
+        what = visible(f"{region.label} · {region.language or 'text'}")
+        root = region.parsed.root
+        if root is None:
+            why = visible(region.note or region.parsed.fallback or "no tree")
+            return Text.assemble((what, Style(bold=True)), (f"  no syntax tree ({why})", Style(dim=True, italic=True))), None, False
+        entry = AstEntry(root, None, 1)
+        entry.place = Text.assemble((what, Style(bold=True)), "  ", node_place(root, None, self.parsed.source))
+        count = root.child_count if self.show_anonymous else root.named_child_count
+        return entry.place, entry, count > 0
 
     def _show_from(self, top: Node, levels_above: int) -> None:
         """Show the tree from ``top`` down (``levels_above``: its depth in the file)."""
@@ -176,6 +212,14 @@ class AstTree(LazyTree[AstEntry | Gap]):
     def populate(self, tree_node: TreeNode) -> None:
         """Add the first window of a node's children (once)."""
         entry = tree_node.data
+        if isinstance(entry, RegionsEntry) and entry.window is None and self.parsed is not None:
+            def add_region(parent: TreeNode, index: int, before: TreeNode | None) -> TreeNode:
+                label, region_entry, opens = self._region_line(index)
+                return parent.add(label, region_entry, before=before, allow_expand=opens)
+
+            entry.window = ChildWindow(tree_node, len(self.parsed.regions), add_region, self.BATCH)
+            entry.window.open()
+            return
         if not isinstance(entry, AstEntry) or entry.window is not None:
             return
         if entry.depth >= MAX_DEPTH:
@@ -228,9 +272,14 @@ class AstTree(LazyTree[AstEntry | Gap]):
     def reveal(self, byte: int) -> None:
         """Expand down to the innermost node at a byte offset and put the cursor on it,
         without announcing it (the source already shows that place)."""
-        if self.parsed is None or self.parsed.root is None:
+        if self.parsed is None:
             return
         root = self.parsed.root
+        if self.parsed.regions:  # the tree of the region holding the byte
+            starts = [region.start for region in self.parsed.regions]
+            root = self.parsed.regions[max(0, bisect_right(starts, byte) - 1)].parsed.root
+        if root is None:
+            return
         if self.show_anonymous:
             target = root.descendant_for_byte_range(byte, byte)
         else:
@@ -240,7 +289,7 @@ class AstTree(LazyTree[AstEntry | Gap]):
     def reveal_node(self, target: Node | None) -> None:
         """Expand down to a syntax node and put the cursor on it quietly (its nearest
         shown ancestor when it is hidden, e.g. an anonymous node). Teach mode uses it."""
-        if self.parsed is None or self.parsed.root is None or target is None:
+        if self.parsed is None or target is None or (self.parsed.root is None and not self.parsed.regions):
             return
         chain: list[Node] = []
         node: Node | None = target
@@ -248,6 +297,10 @@ class AstTree(LazyTree[AstEntry | Gap]):
             chain.append(node)
             node = node.parent
         chain.reverse()
+        overview = self.root.data
+        if isinstance(overview, RegionsEntry) and len(chain) < MAX_DEPTH:
+            self._reveal_in_region(overview, chain)
+            return
         top = next((k for k, ts_node in enumerate(chain) if ts_node == self.top), None)
         if top is None or len(chain) - 1 - top > MAX_DEPTH:
             # Out of the levels shown: from the file's root if it is near enough, else from
@@ -264,6 +317,30 @@ class AstTree(LazyTree[AstEntry | Gap]):
                 tree_node.expand()
             index = self._index_of(entry, ts_node)
             child = entry.window.ensure(index) if index is not None and entry.window is not None else None
+            if child is None:
+                break
+            tree_node = child
+        self.call_after_refresh(self.move_quietly, tree_node)
+
+    def _reveal_in_region(self, overview: RegionsEntry, chain: list[Node]) -> None:
+        """Reveal a node below the regions' overview: open its region's line, then down."""
+        assert self.parsed is not None
+        index = next((i for i, r in enumerate(self.parsed.regions) if r.parsed.root == chain[0]), None)
+        self.populate(self.root)
+        if not self.root.is_expanded:
+            self.root.expand()
+        tree_node = overview.window.ensure(index) if index is not None and overview.window is not None else None
+        if tree_node is None:
+            return
+        for ts_node in chain[1:]:
+            entry = tree_node.data
+            if not isinstance(entry, AstEntry):
+                break
+            self.populate(tree_node)
+            if not tree_node.is_expanded:
+                tree_node.expand()
+            child_index = self._index_of(entry, ts_node)
+            child = entry.window.ensure(child_index) if child_index is not None and entry.window is not None else None
             if child is None:
                 break
             tree_node = child

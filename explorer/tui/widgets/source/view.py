@@ -22,8 +22,10 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from explorer.engine.regions import region_marks
 from explorer.engine.text import display_line
 
+from ...literal import visible
 from ...messages import SourceCursorMoved
 from ...state import Chunking, Document
 from ..line_cache import LineCache
@@ -39,6 +41,8 @@ MAX_LINE_CHARS = 1000
 PYGMENTS_THEMES = {True: "monokai", False: "default"}
 #: Room for the note after a window of an over-long line.
 CUT_NOTE_CELLS = 90
+#: A notebook cell's first line is drawn with a line above it: the separator between cells.
+_CELL_RULE = Style(overline=True)
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,7 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         #: Each line's code (whole, cut) with the style padding it, and its gutter.
         self.code_lines = LineCache[int, tuple[Strip, Style]](self, 1024)
         self.gutters = LineCache[int, Strip](self, 1024)
+        self._marks: dict[int, tuple[str, bool]] = {}
 
     # -- state in -----------------------------------------------------------------------
     def show_document(self, document: Document, *, keep_position: bool = False) -> None:
@@ -115,6 +120,8 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         self._highlighter = LineHighlighter(
             file.source, file.lexer or lexer_for(file.path, file.parsed.language), file.parsed.root, MAX_LINE_CHARS
         )
+        # A container's regions and a notebook's cells are marked where they start.
+        self._marks = {file.source.line_of(byte): (note, cell) for byte, note, cell in region_marks(file.parsed)}
         self.selected_chunk = None
         self.highlighted_range = None
         self._update_virtual_size()
@@ -291,6 +298,9 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         else:
             segments.append(Segment(" ", base))
         segments.append(Segment(" ", base))
+        mark = self._marks.get(line)
+        if mark is not None and mark[1]:  # the cell separator runs through the gutter too
+            segments = [Segment(s.text, (s.style or Style()) + _CELL_RULE) for s in segments]
         return Strip(segments, self.gutter_width)
 
     def _render_code(self, line: int) -> tuple[Strip, Style]:
@@ -356,6 +366,12 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
             total = highlighter.line_length(line)
             note = f" … (characters {window + 1:,}-{window + len(raw):,} of {total:,}; the view follows the cursor)"
             segments.append(Segment(note, pad_style + styles.cut_note))
+        mark = self._marks.get(line)
+        if mark is not None:
+            note, starts_cell = mark
+            segments.append(Segment(f"   ◀ {visible(note)}", pad_style + styles.cut_note))
+            if starts_cell:  # a rule above the cell's first line separates it from the cell before
+                segments = [Segment(s.text, (s.style or Style()) + _CELL_RULE) for s in segments]
         return Strip(segments), pad_style
 
     # -- cursor -------------------------------------------------------------------------

@@ -1,0 +1,250 @@
+"""Chunking a container file region by region (see :mod:`explorer.engine.containers`).
+
+Each region (a code block, a script, a cell, the text around them) is chunked by the
+chunker on its own tree, within its own bounds, so every cut inside embedded code is a cut
+of that code's AST. The chunks of all regions, in order, tile the file exactly.
+
+A chunk never mixes two regions unless both fit in it whole: after each region is chunked,
+neighbouring regions that came out as one chunk each are packed together while the sum fits
+(a short paragraph and the code block under it make one chunk; a long function's chunks
+stand alone). In a notebook the same holds one level up: a chunk crosses a cell boundary
+only when the cells it joins are whole. A region with no non-whitespace text (an empty
+cell) joins the chunk before it (or the first one), as it holds nothing to search.
+
+Each chunk's context comes from its region, in the region's language (its scope, entities,
+imports, and a header in its comment syntax); so does a chunk of one embedded region with
+the container's text around it (a code block with its fences). A chunk of several whole
+embedded regions has the container's language and lists the entities and imports of all. Every chunk of a container says which ``regions`` it
+holds, and a notebook's chunks which ``cells`` (index, kind, and lines and code points
+within the cell's source), in every context mode.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .chunker import Span, iter_spans
+from .context import ContextBuilder, NoContextBuilder, make_context_builder
+from .options import ChunkOptions
+from .parse import ParsedFile, Region
+from .structure import extract_structure
+
+
+def region_spans(
+    parsed: ParsedFile, options: ChunkOptions, limits: Callable[[int], int] | None = None
+) -> Iterator[Span]:
+    """The spans of a container file (see the module doc); they tile it exactly. ``limits``:
+    the room left for code by a chunk's header, by where it starts (see engine/fit.py)."""
+    src = parsed.source
+    size, max_size = src.sizer(options.size_unit, options.counter), options.max_size
+    limit_at: Callable[[int], int] = limits if limits is not None else (lambda _start: max_size)
+    groups: list[list[list[Any]]] = []  # per cell (one group outside notebooks): [start, end, cut, cut, whole]
+    group_key: object = object()
+    blank_before: int | None = None  # start of blank regions no chunk holds yet
+    for region in parsed.regions:
+        if region.cell != group_key or not groups:
+            groups.append([])
+            group_key = region.cell
+        items = groups[-1]
+        spans = list(iter_spans(region.parsed, options, limits=limits, bounds=(region.start, region.end)))
+        if not spans:  # only whitespace
+            if items:
+                items[-1][1] = region.end
+            elif blank_before is None:
+                blank_before = region.start
+            continue
+        whole = len(spans) == 1
+        for span in spans:
+            start = span.start
+            if blank_before is not None:
+                start, blank_before = blank_before, None
+            last = items[-1] if items else None
+            if whole and last is not None and last[4] and size(last[0], span.end) <= limit_at(last[0]):
+                last[1], last[3] = span.end, span.split_end
+            else:
+                items.append([start, span.end, span.split_start, span.split_end, whole])
+    merged: list[list[Any]] = []
+    merged_whole = False
+    for items in groups:
+        if not items:
+            continue
+        whole = len(items) == 1
+        if whole and merged_whole and size(merged[-1][0], items[0][1]) <= limit_at(merged[-1][0]):
+            merged[-1][1], merged[-1][3] = items[0][1], items[0][3]
+            continue
+        merged += items
+        merged_whole = whole
+    if merged and blank_before is not None:  # blank regions at the end
+        merged[-1][1] = len(src.data)
+    for start, end, split_start, split_end, _ in merged:
+        yield Span(start, end, split_start, split_end)
+
+
+class RegionContextBuilder:
+    """Contexts of a container file's chunks, each from the builder of its region (see the
+    module doc). ``contextualize`` follows the last ``context_for`` (as chunks are built)."""
+
+    def __init__(self, parsed: ParsedFile, options: ChunkOptions, filepath: str | None, structure: Any = None):
+        self.parsed = parsed
+        self.options = options
+        self.filepath = filepath
+        self.regions = parsed.regions
+        self._starts = [region.start for region in self.regions]
+        self._builders: dict[int, ContextBuilder | NoContextBuilder] = {}
+        self._current: ContextBuilder | NoContextBuilder | None = None
+        self._cell_starts = [cell.start for cell in parsed.cells]
+
+    def builder(self, region: Region) -> ContextBuilder | NoContextBuilder:
+        key = id(region)
+        found = self._builders.get(key)
+        if found is None:
+            if region.structure is None and self.options.context_mode != "none":
+                region.structure = extract_structure(region.parsed)
+            found = self._builders[key] = make_context_builder(region.parsed, self.options, self.filepath, region.structure)
+        return found
+
+    def covering(self, start: int, end: int) -> list[Region]:
+        """The regions a byte range holds text of, in order."""
+        first = max(0, bisect_right(self._starts, start) - 1)
+        found = []
+        for region in self.regions[first:]:
+            if region.start >= end:
+                break
+            if region.end > start:
+                found.append(region)
+        return found
+
+    def region_at(self, start: int, end: int) -> Region | None:
+        """The region with the most non-whitespace text of ``[start, end)`` (None outside every region)."""
+        covered = self.covering(start, end)
+        if len(covered) <= 1:
+            return covered[0] if covered else None
+        nws = self.parsed.source.nws
+        return max(covered, key=lambda r: nws(max(start, r.start), min(end, r.end)))
+
+    def context_for(self, start: int, end: int) -> dict[str, Any]:
+        covered = [r for r in self.covering(start, end) if self.parsed.source.nws(max(start, r.start), min(end, r.end))]
+        covered = covered or self.covering(start, end)
+        embedded = [r for r in covered if r.embedded]
+        # One region, or one piece of code with the container's text around it (a code block
+        # and its fences): the code's context, in its language. Several: all their entities.
+        main = covered[0] if len(covered) == 1 else embedded[0] if len(embedded) == 1 else None
+        if main is not None:
+            builder = self._current = self.builder(main)
+            ctx = builder.context_for(start, end)
+        else:
+            ctx = self._merged(covered, start, end)
+        ctx["regions"] = [self._region_info(r) for r in covered]
+        if self.parsed.cells:
+            ctx["cells"] = self._cells(start, end)
+        return ctx
+
+    def _merged(self, covered: list[Region], start: int, end: int) -> dict[str, Any]:
+        """The context of a chunk of several whole regions: their entities and imports."""
+        outer = next((r for r in covered if not r.embedded), covered[0])
+        self._current = self.builder(outer)
+        ctx: dict[str, Any] = {}
+        if self.options.context_mode != "none":
+            ctx["filepath"] = self.filepath
+            ctx["language"] = self.parsed.language
+        ctx.update(scope=[], entities=[], siblings=[], imports=[])
+        seen: set[tuple[str, str]] = set()
+        for region in covered:
+            part = self.builder(region).context_for(max(start, region.start), min(end, region.end))
+            ctx["entities"] += part.get("entities", [])
+            for info in part.get("imports", []):
+                key = (info["name"], info["source"])
+                if key not in seen:
+                    seen.add(key)
+                    ctx["imports"].append(info)
+            if "parseError" in part and "parseError" not in ctx:
+                ctx["parseError"] = part["parseError"]
+        return ctx
+
+    def _region_info(self, region: Region) -> dict[str, Any]:
+        first, last = self.parsed.source.line_range(region.start, region.end)
+        info: dict[str, Any] = {
+            "label": region.label, "language": region.language, "embedded": region.embedded,
+            "lineRange": {"start": first, "end": last},
+        }
+        if region.note:
+            info["note"] = region.note
+        return info
+
+    def _cells(self, start: int, end: int) -> list[dict[str, Any]]:
+        """The cells a chunk holds source of: index, kind, and the lines and code points of
+        the cell's source it holds (0-based; lines inclusive, code points end-exclusive)."""
+        src = self.parsed.source
+        out = []
+        first = max(0, bisect_right(self._cell_starts, start) - 1)
+        for cell in self.parsed.cells[first:]:
+            if cell.start >= end:
+                break
+            lo, hi = max(start, cell.start), min(end, cell.end)
+            if lo >= hi:
+                continue
+            first_line, last_line = src.line_range(lo, hi)
+            out.append({
+                "index": cell.index, "kind": cell.kind,
+                "lineRange": {"start": first_line - cell.first_line, "end": last_line - cell.first_line},
+                "charRange": {"start": src.char_offset(lo) - cell.char_start, "end": src.char_offset(hi) - cell.char_start},
+            })
+        return out
+
+    def _last(self) -> ContextBuilder | NoContextBuilder:
+        return self._current if self._current is not None else self.builder(self.regions[0])
+
+    def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
+        return self._last().contextualize(context, text, overlap_text)
+
+    # What engine/fit.py asks of a builder, answered in the language of the last chunk's region.
+    def header_parts(self, context: dict[str, Any]) -> list[tuple[str, str]]:
+        return self._last().header_parts(context)
+
+    def compose(self, header: list[str], overlap_text: str, text: str) -> str:
+        return self._last().compose(header, overlap_text, text)
+
+    def chunk_strategy(self, start: int, end: int) -> tuple[str, str | None]:
+        """``(strategy, fallback reason)`` of a chunk: its main region's."""
+        region = self.region_at(start, end)
+        if region is None or region.parsed.tree is not None:
+            return "ast", None
+        return "lines", region.note or region.parsed.fallback
+
+
+def region_marks(parsed: ParsedFile) -> list[tuple[int, str, bool]]:
+    """Where each notebook cell and each embedded region starts (a byte offset), a short note
+    naming it (``cell 3 · code · python``, ``python · ```python``), and whether it starts a
+    cell: what a source view marks. Empty cells are left out (nothing of them is shown)."""
+    marks: list[tuple[int, str, bool]] = []
+    cell_starts = set()
+    for cell in parsed.cells:
+        if cell.end > cell.start:
+            cell_starts.add(cell.start)
+            language = f" · {cell.language}" if cell.language and cell.kind == "code" else ""
+            marks.append((cell.start, f"cell {cell.index} · {cell.kind}{language}", True))
+    for region in parsed.regions:
+        if region.embedded and region.start not in cell_starts:
+            label = region.label if region.cell is None else region.label.split(" ", 2)[-1]
+            marks.append((region.start, f"{region.language or 'no grammar'} · {label}", False))
+    marks.sort(key=lambda mark: mark[0])
+    return marks
+
+
+def describe_regions(parsed: ParsedFile) -> str:
+    """One line on what a container holds: ``12 cells, code in python`` or
+    ``3 embedded regions: python 2, bash 1`` (empty for other files)."""
+    embedded: dict[str, int] = {}
+    for region in parsed.regions:
+        if region.embedded:
+            name = region.language or "no grammar"
+            embedded[name] = embedded.get(name, 0) + 1
+    parts = ", ".join(f"{name} {count}" for name, count in sorted(embedded.items(), key=lambda kv: -kv[1]))
+    if parsed.cells:
+        return f"{len(parsed.cells)} cells" + (f" ({parts})" if parts else "") + "; outputs left out"
+    if not parsed.regions:
+        return ""
+    total = sum(embedded.values())
+    return f"{total} embedded region{'s' if total != 1 else ''}" + (f": {parts}" if parts else "")
