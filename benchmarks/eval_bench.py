@@ -5,7 +5,7 @@
 
 Prints the query count, the chunking step's wall time (once for the grid), and per
 setting: chunks, retrieval (tokenising, indexing, querying) and scoring seconds, and
-Recall@5 / recall@budget with intervals; then one setting evaluated alone, end to end. The issue's goal on a busy 2-core machine:
+Recall@5 / recall@budget with intervals; then one setting evaluated alone, end to end. The goal on a busy 2-core machine:
 <= ~5 s per setting, the grid of 6 within a minute.
 """
 

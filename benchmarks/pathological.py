@@ -1,4 +1,4 @@
-"""Cost against input size on the pathological inputs of invariant 6 (issue 2).
+"""Cost against input size on pathological inputs (cost must grow about linearly with size).
 
     python benchmarks/pathological.py [--repeat 5] [--max-size 1500] [--only TEXT] [--quick] [--json]
 

@@ -1,4 +1,4 @@
-"""The walk from the command line: links leaving the root, bad ignore lines (issue 12)."""
+"""The walk from the command line: links leaving the root, bad ignore lines."""
 
 from __future__ import annotations
 

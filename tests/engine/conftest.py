@@ -1,4 +1,4 @@
-"""Shared checks for the engine's invariants (issue 2).
+"""Shared checks for the engine's invariants (lossless tiling, never over the limit, exact ranges).
 
 ``check_chunks`` recomputes everything a chunk claims from the source alone, with
 no help from the engine: sizes from the chunk's text, line numbers by counting

@@ -1,4 +1,4 @@
-"""The public API's shape (issue 2): chunk / chunk_file / chunk_stream / Chunker,
+"""The public API's shape: chunk / chunk_file / chunk_stream / Chunker,
 option validation, JSON key order, languages(), language detection, fallbacks and
 binary content. Includes code-chunk's acceptance checks (study section 3, tests
 1-15, 29-38, 40, 43, 92-96, 118-120) where our behaviour is the same or stricter."""

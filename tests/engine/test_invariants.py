@@ -1,4 +1,4 @@
-"""The engine's invariants (issue 2), on real code and on generated input.
+"""The engine's invariants (docs/engine.md, Guarantees), on real code and on generated input.
 
 1. Lossless: the chunk texts rebuild the source; every range slices to the text.
 2. Never over the limit, in any unit; sizes agree with an independent count.

@@ -1,4 +1,4 @@
-"""Module-level docs (issue 11): Rust inner doc comments, Go package comments, Python
+"""Module-level docs: Rust inner doc comments, Go package comments, Python
 module docstrings document the file or module, never the next item."""
 
 from __future__ import annotations

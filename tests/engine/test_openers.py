@@ -1,5 +1,5 @@
 """No cut right after an opening `{` or right before a closing `}` where the pieces on
-either side could stay together (issue 11: the unclean cuts left in Java, JavaScript and
+either side could stay together (the unclean cuts once left in Java, JavaScript and
 TypeScript fell there)."""
 
 from __future__ import annotations

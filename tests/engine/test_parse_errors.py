@@ -1,4 +1,4 @@
-"""Files with syntax errors (issue 11): the tree is kept and chunked by its nodes, error
+"""Files with syntax errors: the tree is kept and chunked by its nodes, error
 regions are cut between lines only, every error is listed; lone-CR files parse cleanly;
 ``strict`` gives ``UnsupportedLanguageError`` a use."""
 

@@ -1,4 +1,4 @@
-"""Pathological inputs (issue 2, invariants 5 and 6): very deep nesting, very many
+"""Pathological inputs (deterministic, no recursion, cost about linear): very deep nesting, very many
 definitions, one huge line. Correctness only: how the cost grows is measured by
 the benchmark scripts, never by timed tests."""
 

@@ -1,4 +1,4 @@
-"""Full structure support, one realistic file per language (issue 3).
+"""Full structure support, one realistic file per language.
 
 For each fully supported language: entity names, types, parents, signatures,
 docstrings and imports, and the scope chain of a line inside a nested method.

@@ -1,4 +1,4 @@
-"""Ignore rules as git applies them: each disagreement of issue 12, and a differential
+"""Ignore rules as git applies them: each disagreement with git found once, and a differential
 test against the git binary on generated trees.
 
 Answers written here are git's (2.52+). The git on a machine may be older: before 2.52
