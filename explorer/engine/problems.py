@@ -86,12 +86,16 @@ class Problem:
     line: int  # 0-based line of ``start``
     detail: str  # what is wrong, in a few words ("ends on `=`; the next chunk starts `{`")
     excerpt: str  # the source line at ``start`` (trimmed, at most EXCERPT_CHARS)
+    token: str = ""  # the opener or closer (dangling, closer)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        record = {
             "kind": self.kind, "chunk": self.chunk, "byteRange": {"start": self.start, "end": self.end},
             "line": self.line, "detail": self.detail, "excerpt": self.excerpt,
         }
+        if self.token:
+            record["token"] = self.token
+        return record
 
 
 @dataclass(slots=True)
@@ -217,14 +221,14 @@ def analyze_problems(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOpti
 
 
 # -- helpers --------------------------------------------------------------------------------
-def _problem(src: SourceText, kind: str, chunk: int, start: int, end: int, detail: str) -> Problem:
+def _problem(src: SourceText, kind: str, chunk: int, start: int, end: int, detail: str, token: str = "") -> Problem:
     line = src.line_of(min(start, max(0, len(src.data) - 1))) if src.data else 0
     excerpt = src.line_text(line).strip() if src.data else ""
     if kind == "tiny":  # the whole (short) chunk says more than its first line
         excerpt = " ".join(src.slice(start, end).split())
     if len(excerpt) > EXCERPT_CHARS:
         excerpt = excerpt[: EXCERPT_CHARS - 1] + "…"
-    return Problem(kind, chunk, start, end, line, detail, excerpt)
+    return Problem(kind, chunk, start, end, line, detail, excerpt, token)
 
 
 def _token_at(root: Node, byte: int) -> Node | None:
@@ -248,10 +252,10 @@ def _edge_tokens(src: SourceText, root: Node, chunks: Sequence[Chunk], index: in
             following = chunks[index + 1].text.strip().splitlines()
             nxt = f"; the next chunk starts `{following[0].strip()[:40]}`" if following else ""
             problems.append(_problem(src, "dangling", index, token.start_byte, token.end_byte,
-                                     f"ends on `{token.type}`{nxt}"))
+                                     f"ends on `{token.type}`{nxt}", token.type))
     if index > 0 and body.strip(_WS):
         first = start + (len(body) - len(body.lstrip(_WS)))
         token = _token_at(root, first)
         if token is not None and token.type in CLOSERS and token.start_byte >= start:
             problems.append(_problem(src, "closer", index, token.start_byte, token.end_byte,
-                                     f"starts with `{token.type}` closing an earlier chunk"))
+                                     f"starts with `{token.type}` closing an earlier chunk", token.type))

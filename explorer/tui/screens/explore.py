@@ -17,10 +17,15 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from explorer.engine.options import ChunkOptions
+from explorer.engine.problems import Problem
 
-from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
+from ..messages import (
+    AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, FileChosen, SourceCursorMoved,
+)
 
 from ..literal import literal, visible
+from ..repository.model import RepositoryModel, WalkStop
+from ..repository.screen import RepositoryClosed, RepositoryScreen
 from ..state import Document, display_path
 from ..view import ExplorerState, explorer_state
 from ..widgets.ast.tree import AstTree
@@ -42,6 +47,13 @@ class ExploreScreen(Screen):
     """Everything about one file, side by side."""
 
     _reveal_timer: Timer | None = None
+    #: The repository view's last scan (its problems are what n/p walk), and where the walk is.
+    repository: RepositoryModel | None = None
+    walk_at: int | None = None
+    #: A problem to show once its file has loaded.
+    _pending_stop: WalkStop | None = None
+    #: The problem n/p showed last (the next one is counted from it).
+    _shown_problem: Problem | None = None
 
     #: Below 110 columns the panes narrow and the parameters stack in two columns
     #: (styles/app.tcss), so that an 80-column terminal shows every field.
@@ -54,6 +66,12 @@ class ExploreScreen(Screen):
         Binding("4", "focus_pane('scope')", "Scope", show=False, id="focus.scope"),
         Binding("5", "focus_pane('chunks')", "Chunks", show=False, id="focus.chunks"),
         Binding("6", "focus_pane('params')", "Parameters", show=False, id="focus.params"),
+        Binding("n", "step_problem(1)", "Next problem", id="problems.next",
+                tooltip="The next chunking problem: across files once the repository view has scanned them"),
+        Binding("p", "step_problem(-1)", "Prev problem", id="problems.previous",
+                tooltip="The previous chunking problem"),
+        Binding("R", "repository", "Repository", id="tools.repository",
+                tooltip="Every file with its chunking problems, worst first"),
     ]
 
     @property
@@ -124,6 +142,10 @@ class ExploreScreen(Screen):
         # Keep the reader's place: select the chunk under the cursor in the new chunking
         # (the trees are already there when only the chunking changed).
         self._follow_cursor(source.cursor_byte(), scroll=False, trees=not rechunked)
+        stop = self._pending_stop
+        if stop is not None and stop.file.path == new.path and not new.file.partial:
+            self._pending_stop = None
+            self.show_problem(stop.problem)
 
     def _set_titles(self, document: Document) -> None:
         source = self.query_one(SourceView)
@@ -285,3 +307,90 @@ class ExploreScreen(Screen):
             self.query_one(TabbedContent).active = f"{pane}-tab"
         target = {"params": "#max-size"}.get(pane, f"#{pane}")
         self.query_one(target).focus()
+
+    # -- problems: the repository view, n and p ------------------------------------------------
+    def action_repository(self) -> None:
+        self.app.push_screen(RepositoryScreen(self.repository), self._repository_closed)
+
+    def _repository_closed(self, closed: RepositoryClosed | None) -> None:
+        if closed is None:
+            return
+        self.repository = closed.model
+        if closed.stop is not None:
+            walk = closed.model.walk()
+            self.walk_at = next((i for i, s in enumerate(walk) if s.problem is closed.stop.problem), None)
+            self.go_to(closed.stop)
+
+    def go_to(self, stop: WalkStop) -> None:
+        """Show a problem: at once if its file is open, else once the file has loaded."""
+        document = self.document
+        self.reveal_file(stop.file.path)
+        if document is not None and document.path == stop.file.path and not document.file.partial:
+            self._pending_stop = None
+            self.show_problem(stop.problem)
+        else:
+            self._pending_stop = stop
+            self.post_message(FileChosen(stop.file.path))
+
+    def show_problem(self, problem: Problem) -> None:
+        """Select the problem's chunk and highlight what is wrong in the source."""
+        document = self.document
+        if document is None or not document.chunks:
+            return
+        self._shown_problem = problem
+        index = min(problem.chunk, len(document.chunks) - 1)
+        self.query_one(ChunkList).select(index)
+        source = self.query_one(SourceView)
+        source.select_chunk(index, scroll=False)
+        source.show_range(problem.start, max(problem.end, problem.start + 1))
+        self._show_chunk(index)
+        self.query_one(AstTree).reveal(problem.start)
+        self.query_one(ScopeTree).reveal(problem.start)
+
+    def action_step_problem(self, step: int) -> None:
+        """The next (or previous) problem: over the repository view's list when its scan is of
+        the parameters in force, else in the open file."""
+        model = self.repository
+        walk = model.walk() if model is not None and model.options == self.explorer.options else []
+        if not walk:
+            self._step_problem_in_file(step)
+            return
+        at = self.walk_at
+        at = (0 if step > 0 else len(walk) - 1) if at is None else at + step
+        if not 0 <= at < len(walk):
+            self.notify("No more problems in the repository view's list" if step > 0 else
+                        "This is the first problem of the repository view's list", severity="information")
+            return
+        self.walk_at = at
+        stop = walk[at]
+        self.notify(f"Problem {at + 1:,} of {len(walk):,}: {stop.problem.kind} · "
+                    f"{visible(stop.file.rel)}:{stop.problem.line + 1}", timeout=3, markup=False)
+        self.go_to(stop)
+
+    def _step_problem_in_file(self, step: int) -> None:
+        document = self.document
+        found = document.chunking.problems if document is not None else None
+        if document is None or found is None:
+            self.notify("Open a file, or press R to scan the repository for problems", severity="information")
+            return
+        problems = found.problems
+        if not problems:
+            self.notify("No chunking problems in this file; R lists the files that have some",
+                        severity="information")
+            return
+        shown = self._shown_problem
+        at = next((i for i, p in enumerate(problems) if p is shown), None)
+        if at is None:  # start from the cursor: the first problem at or after it (before it)
+            here = self.query_one(SourceView).cursor_byte()
+            after = [i for i, p in enumerate(problems) if (p.start >= here if step > 0 else p.start < here)]
+            at = (after[0] if step > 0 else after[-1]) if after else None
+        else:
+            at += step
+        if at is None or not 0 <= at < len(problems):
+            self.notify("No more problems in this file" if step > 0 else "No problem before this one",
+                        severity="information")
+            return
+        problem = problems[at]
+        self.notify(f"Problem {at + 1} of {len(problems)} in this file: {problem.kind}, line {problem.line + 1}",
+                    timeout=3, markup=False)
+        self.show_problem(problem)
