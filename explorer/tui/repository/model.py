@@ -93,10 +93,11 @@ class RepositoryModel:
                 f for f in self.files
                 if (self.language is None or f.language == self.language) and self.problems(f)
             ]
+            # Ties (common with one kind chosen) go to the file that is worse over every kind.
             if self.sort == "worst":
-                shown.sort(key=lambda f: (-self.score(f), f.rel))
+                shown.sort(key=lambda f: (-self.score(f), -f.found.score, f.rel))
             elif self.sort == "most":
-                shown.sort(key=lambda f: (-len(self.problems(f)), f.rel))
+                shown.sort(key=lambda f: (-len(self.problems(f)), -len(f.found.problems), f.rel))
             else:
                 shown.sort(key=lambda f: f.rel)
             self._rows = shown

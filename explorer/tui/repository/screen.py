@@ -84,6 +84,8 @@ class RepositoryScreen(Screen[RepositoryClosed]):
         #: The scan shown (a former one is shown again, and scanned again only when stale).
         self.model = model or RepositoryModel(ChunkOptions())
         self.reused = model is not None
+        #: Whether the user moved the file cursor (else it stays on the worst file while rows arrive).
+        self.user_moved = False
         #: Bumped for every scan; batches of older scans are dropped.
         self.generation = 0
         self.done = 0
@@ -135,6 +137,7 @@ class RepositoryScreen(Screen[RepositoryClosed]):
         self.model = RepositoryModel(state.options, language=old.language, kind=old.kind, sort=old.sort)
         self.files.model = self.model
         self.done = self.total = 0
+        self.user_moved = False
         self.files.empty_message = "scanning…"
         self._refresh_lists(keep=None)
         job = partial(scan, state.root, state.walk_options, state.options, self.jobs, self.generation,
@@ -156,7 +159,8 @@ class RepositoryScreen(Screen[RepositoryClosed]):
     def _scanned(self, message: RepositoryScanned) -> None:
         if message.generation != self.generation:
             return
-        keep = self.files.current
+        # The cursor stays on the worst file as rows arrive, unless the user moved it.
+        keep = self.files.current if self.user_moved else None
         self.model.add(message.files, message.failed)
         self.done, self.total = message.done, message.total
         if message.finished:
@@ -175,7 +179,7 @@ class RepositoryScreen(Screen[RepositoryClosed]):
     # -- showing -------------------------------------------------------------------------------------
     def _refresh_lists(self, keep: ScannedFile | None) -> None:
         rows = self.model.rows()
-        cursor = rows.index(keep) if keep is not None and keep in rows else None
+        cursor = rows.index(keep) if keep is not None and keep in rows else 0
         self.files.set_count(len(rows), cursor)
         self.files.border_title = f"Files with problems ({len(rows):,})"
         self._show_problems()
@@ -212,6 +216,7 @@ class RepositoryScreen(Screen[RepositoryClosed]):
     @on(RowList.CursorMoved, "#repository-files")
     def _file_moved(self, event: RowList.CursorMoved) -> None:
         event.stop()
+        self.user_moved = True
         self._show_problems()
 
     @on(RowList.CursorMoved, "#repository-problems")

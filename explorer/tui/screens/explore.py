@@ -145,7 +145,8 @@ class ExploreScreen(Screen):
         stop = self._pending_stop
         if stop is not None and stop.file.path == new.path and not new.file.partial:
             self._pending_stop = None
-            self.show_problem(stop.problem)
+            # Once the source view has laid out the new file (before, it cannot scroll to the problem).
+            self.call_after_refresh(self.show_problem, stop.problem)
 
     def _set_titles(self, document: Document) -> None:
         source = self.query_one(SourceView)
