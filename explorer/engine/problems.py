@@ -37,7 +37,8 @@ from typing import Any
 
 from tree_sitter import Node
 
-from .metrics import TINY_NWS, definition_spans
+from .batch import analyze_metrics_with_lines
+from .metrics import TINY_NWS, FileMetrics, definition_spans, measure_file
 from .model import Chunk
 from .options import ChunkOptions
 from .parse import ParsedFile
@@ -218,6 +219,22 @@ def analyze_problems(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOpti
                      seconds: dict[str, float]) -> FileProblems:
     """Batch analyzer (:mod:`explorer.engine.batch`): the file's problems, computed in the worker."""
     return find_problems(parsed, chunks, options)
+
+
+def analyze_quality(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions, seconds: dict[str, float],
+                    *, baseline: bool = False) -> tuple[FileMetrics, FileProblems, FileMetrics | None]:
+    """Batch analyzer: the file's quality measures, its problems and (with ``baseline``) the
+    measures of the line-packing baseline (:func:`batch.analyze_metrics_with_lines`)."""
+    if baseline:
+        measures, lines = analyze_metrics_with_lines(parsed, chunks, options, seconds)
+    else:
+        measures, lines = measure_file(parsed, chunks, options, seconds=seconds), None
+    return measures, find_problems(parsed, chunks, options), lines
+
+
+def file_record(measures: FileMetrics, found: FileProblems) -> dict[str, Any]:
+    """One file's figures for JSON reports: its quality measures and its problems per kind."""
+    return {**measures.to_dict(), "problems": found.counts(), "problemScore": found.score}
 
 
 # -- helpers --------------------------------------------------------------------------------
