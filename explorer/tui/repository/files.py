@@ -8,7 +8,7 @@ from explorer.engine.problems import PROBLEM_KINDS
 
 from ..literal import visible
 from .model import RepositoryModel, ScannedFile
-from .rows import RowList
+from ..widgets.rows import RowList
 
 #: Column headers of the kinds (the kind names are longer than their counts).
 KIND_HEADERS = {

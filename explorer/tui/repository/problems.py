@@ -7,7 +7,7 @@ from rich.text import Text
 from explorer.engine.problems import Problem
 
 from ..literal import visible
-from .rows import RowList
+from ..widgets.rows import RowList
 
 KIND_WIDTH = 10
 

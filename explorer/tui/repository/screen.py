@@ -34,7 +34,7 @@ from ..widgets.footer import KeyFooter
 from .files import FileRows
 from .model import RepositoryModel, ScannedFile, WalkStop
 from .problems import ProblemRows
-from .rows import RowList
+from ..widgets.rows import RowList
 from .scan import RepositoryScanFailed, RepositoryScanned, scan
 
 

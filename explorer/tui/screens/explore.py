@@ -31,6 +31,7 @@ from ..view import ExplorerState, explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
+from ..widgets.files.pane import FilesPane
 from ..widgets.files.tree import FileTree
 from ..widgets.footer import KeyFooter
 from ..widgets.params.panel import ParamsPanel
@@ -70,6 +71,8 @@ class ExploreScreen(Screen):
                 tooltip="The next chunking problem: across files once the repository view has scanned them"),
         Binding("p", "step_problem(-1)", "Prev problem", id="problems.previous",
                 tooltip="The previous chunking problem"),
+        Binding("slash", "find_file", "Find file", key_display="/", id="files.find",
+                tooltip="Type to filter the files by name (fuzzy); enter opens the highlighted one"),
         Binding("R", "repository", "Repository", id="tools.repository",
                 tooltip="Every file with its chunking problems, worst first"),
     ]
@@ -83,7 +86,7 @@ class ExploreScreen(Screen):
         yield Header(icon="▦")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield FileTree(app.root, app.walk_options, id="files")
+                yield FilesPane(app.root, app.walk_options, id="files")
                 with TabbedContent(id="structure"):
                     with TabPane("AST", id="ast-tab"):
                         yield AstTree(id="ast")
@@ -303,10 +306,14 @@ class ExploreScreen(Screen):
         """A .gitignore changed: filter the whole tree again."""
         self.query_one(FileTree).reload_rules()
 
+    def action_find_file(self) -> None:
+        self.query_one(FilesPane).action_find()
+
     def action_focus_pane(self, pane: str) -> None:
         if pane in ("ast", "scope"):
             self.query_one(TabbedContent).active = f"{pane}-tab"
-        target = {"params": "#max-size"}.get(pane, f"#{pane}")
+        finding = self.query_one(FilesPane).finding
+        target = {"params": "#max-size", "files": "#files-filter" if finding else "#files-tree"}.get(pane, f"#{pane}")
         self.query_one(target).focus()
 
     # -- problems: the repository view, n and p ------------------------------------------------

@@ -1,4 +1,4 @@
-"""A list of rows with a header and a cursor, drawn line by line (the repository view's two lists).
+"""A list of rows with a header and a cursor, drawn line by line (the repository view, the file finder).
 
 A Line-API widget: only the rows on screen are rendered, so a scan of 2,000 files with
 tens of thousands of problems scrolls and re-sorts without building a widget per row.
@@ -18,8 +18,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..widgets.line_cache import LineCache
-from ..widgets.strips import text_strip
+from .line_cache import LineCache
+from .strips import text_strip
 
 
 class RowList(ScrollView, can_focus=True):
