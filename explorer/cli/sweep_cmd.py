@@ -34,8 +34,10 @@ HELP = "compare settings over a codebase: chunk counts, sizes, tiny%%, split def
 DESCRIPTION = """\
 Chunk the files under every combination of the listed values and compare, per setting:
 chunks; chunk size min/median/p95/max; tiny% (chunks under 50 non-whitespace
-characters); over% (chunks above max size); split definitions (definitions that fit
-in one chunk but that no chunk holds, count and %); doc_split% (definitions separated
+characters); over% (chunks above max size); definitions cut because too big (larger
+than max size, so in pieces: count and % of all definitions); split definitions
+(definitions that fit in one chunk but that no chunk holds, count and %: should stay
+0); doc_split% (definitions separated
 from the comment above them); and the estimated index size:
 
     chunks x embedding dim x 4 bytes (float32 vectors) + contextualized text bytes
@@ -334,7 +336,8 @@ def print_table(console: Any, result: SweepResult, current: int | None,
     table.add_column("#", justify="right")
     for header in headers:
         table.add_column(header, justify="right")
-    for header in ("chunks", "min", "median", "p95", "max", "tiny%", "over%", "split defs", "doc_split%", "index"):
+    for header in ("chunks", "min", "median", "p95", "max", "tiny%", "over%", "cut too big", "split defs", "doc_split%",
+                   "index"):
         table.add_column(header, justify="right")
     for header, _ in extra_columns or ():
         table.add_column(header, justify="right")
@@ -343,8 +346,9 @@ def print_table(console: Any, result: SweepResult, current: int | None,
         sizes = g.size_stats()
         mark = "*" if setting.index == current else ""
         split = f"{setting.split_definitions:,} ({format_pct(g.split_any_pct)})"
+        cut = f"{setting.cut_too_big:,} ({format_pct(setting.cut_too_big_pct)})"
         cells = [f"{setting.index + 1}{mark}", *axis, f"{g.chunks:,}", *(format_num(sizes[k]) for k in SIZE_KEYS),
-                 format_pct(g.tiny_pct), format_pct(g.over_pct), split, format_pct(g.doc_split_pct),
+                 format_pct(g.tiny_pct), format_pct(g.over_pct), cut, split, format_pct(g.doc_split_pct),
                  human_bytes(setting.index_bytes)]
         cells += [column[setting.index] for _, column in extra_columns or ()]
         table.add_row(*(Text(c) for c in cells), style="bold" if mark else "")

@@ -194,13 +194,18 @@ def definitions_not_held(
     return found
 
 
-def cut_too_big(parsed: ParsedFile, chunks: Sequence[Chunk], unit: str, max_size: int) -> tuple[int, int]:
+def cut_too_big(
+    parsed: ParsedFile, chunks: Sequence[Chunk], unit: str, max_size: int,
+    definitions: Sequence[tuple[int, int, str, bool]] | None = None,
+) -> tuple[int, int]:
     """``(definitions cut because they are larger than max_size, all definitions)`` of a
-    chunked file; (0, 0) without a tree."""
+    chunked file; (0, 0) without a tree. ``definitions``: the file's
+    :func:`metrics.definition_spans`, when already known (a sweep finds them once per file)."""
     root = parsed.root
     if root is None or parsed.language is None:
         return 0, 0
-    definitions = definition_spans(root, parsed.language)
+    if definitions is None:
+        definitions = definition_spans(root, parsed.language)
     spans = [(c.byte_range.start, c.byte_range.end) for c in chunks]
     cut = sum(1 for *_, size, _ in definitions_not_held(parsed.source, definitions, spans, unit) if size > max_size)
     return cut, len(definitions)

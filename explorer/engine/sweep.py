@@ -37,10 +37,11 @@ from itertools import product
 from typing import Any, Protocol
 
 from .batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
-from .metrics import FileMetrics, Summary, measure_file, summarize
+from .metrics import FileMetrics, Summary, definition_spans, measure_file, summarize
 from .model import Chunk
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
+from .problems import cut_too_big
 
 #: Dimensions of the embedding vectors the index size is estimated for.
 #: The max sizes a sweep tries when none are given, per size unit.
@@ -125,6 +126,10 @@ class SettingResult:
     contextualized_bytes: int
     embedding_dim: int = DEFAULT_EMBEDDING_DIM
     chunk_seconds: float = 0.0  # chunking + measuring, summed over the workers
+    #: Definitions larger than max_size, so cut into pieces (:func:`problems.cut_too_big`),
+    #: and all definitions: what a small size costs, next to ``split_definitions`` (which fit).
+    cut_too_big: int = 0
+    definitions: int = 0
 
     @property
     def chunks(self) -> int:
@@ -138,6 +143,11 @@ class SettingResult:
     def index_bytes(self) -> int:
         """Estimated index size: see the module docstring for the formula."""
         return self.vector_bytes + self.contextualized_bytes
+
+    @property
+    def cut_too_big_pct(self) -> float | None:
+        """Definitions cut because too big, in % of all definitions."""
+        return 100.0 * self.cut_too_big / self.definitions if self.definitions else None
 
     @property
     def split_definitions(self) -> int:
@@ -162,6 +172,9 @@ class SettingResult:
             "tinyPct": r(overall.tiny_pct),
             "overPct": r(overall.over_pct),
             "splitDefinitions": self.split_definitions,
+            "definitions": self.definitions,
+            "cutTooBig": self.cut_too_big,
+            "cutTooBigPct": r(self.cut_too_big_pct),
             "splitAnyPct": r(overall.split_any_pct),
             "splitTopPct": r(overall.split_top_pct),
             "docSplitPct": r(overall.doc_split_pct),
@@ -228,6 +241,8 @@ class FileSweep:
     contextualized_bytes: list[int]
     chunk_seconds: list[float]
     parse_seconds: float
+    cut_too_big: list[int] = field(default_factory=list)
+    definitions: list[int] = field(default_factory=list)
 
 
 def analyze_settings(
@@ -240,6 +255,7 @@ def analyze_settings(
     from .api import chunk_parsed  # imported late: keeps worker start-up lean
 
     trees: dict[str | None, ParsedFile] = {options.language: parsed}
+    found_definitions: dict[str | None, list[tuple[int, int, str, bool]]] = {}  # once per tree
     result = FileSweep([], [], [], seconds.get("parse", 0.0))
     for setting in settings:
         tree = trees.get(setting.language)
@@ -256,6 +272,12 @@ def analyze_settings(
         else:
             made, spent = chunk_parsed(tree, setting), 0.0
         result.measures.append(measure_file(tree, made, setting))
+        if tree.root is not None and tree.language is not None and setting.language not in found_definitions:
+            found_definitions[setting.language] = definition_spans(tree.root, tree.language)
+        cut, total = cut_too_big(tree, made, setting.size_unit, setting.max_size,
+                                 found_definitions.get(setting.language))
+        result.cut_too_big.append(cut)
+        result.definitions.append(total)
         result.contextualized_bytes.append(
             sum(len(c.contextualized_text.encode("utf-8", "surrogatepass")) for c in made))
         result.chunk_seconds.append(spent + time.perf_counter() - started)
@@ -297,6 +319,7 @@ def sweep(
     per_setting: list[list[FileMetrics]] = [[] for _ in resolved]
     text_bytes = [0] * len(resolved)
     chunk_seconds = [0.0] * len(resolved)
+    too_big = [[0, 0] for _ in resolved]  # per setting: definitions cut because too big, all definitions
     result = SweepResult(root, [], skipped=list(skipped), jobs=jobs, embedding_dim=embedding_dim)
     parse_options = replace(resolved[0], strategy="ast")  # the tree serves every setting
     stream = chunk_batch_stream(
@@ -305,7 +328,7 @@ def sweep(
     )
     try:
         for item in stream:
-            _collect(item, result, per_setting, text_bytes, chunk_seconds)
+            _collect(item, result, per_setting, text_bytes, chunk_seconds, too_big)
             if should_stop is not None and should_stop():
                 result.complete = False
                 break
@@ -313,14 +336,15 @@ def sweep(
         stream.close()  # stops the pool when leaving early
     result.seconds = time.perf_counter() - started
     result.settings = [
-        SettingResult(i, options, summarize(per_setting[i]), text_bytes[i], embedding_dim, chunk_seconds[i])
+        SettingResult(i, options, summarize(per_setting[i]), text_bytes[i], embedding_dim, chunk_seconds[i],
+                      *too_big[i])
         for i, options in enumerate(resolved)
     ]
     return result
 
 
 def _collect(item: BatchResult, result: SweepResult, per_setting: list[list[FileMetrics]],
-             text_bytes: list[int], chunk_seconds: list[float]) -> None:
+             text_bytes: list[int], chunk_seconds: list[float], too_big: list[list[int]]) -> None:
     if not item.ok:
         if item.not_text:
             result.skipped.append(SkippedInput(item.path, item.error_kind or "binary", item.error or ""))
@@ -335,6 +359,8 @@ def _collect(item: BatchResult, result: SweepResult, per_setting: list[list[File
         per_setting[i].append(measures)
         text_bytes[i] += found.contextualized_bytes[i]
         chunk_seconds[i] += found.chunk_seconds[i]
+        too_big[i][0] += found.cut_too_big[i]
+        too_big[i][1] += found.definitions[i]
 
 
 def _as_options(setting: ChunkOptions | Mapping[str, Any], base: ChunkOptions | None) -> ChunkOptions:
