@@ -31,7 +31,7 @@ def setting_label(options: ChunkOptions, varied: Sequence[str]) -> str:
             parts.append(_LABELS.get(name, name + " {}").format(getattr(options, name)))
     return " · ".join(parts)
 
-BAR_WIDTH = 22
+BAR_WIDTH = 12
 
 
 def table_cells(setting: SettingResult, marker: str = "", varied: Sequence[str] = ()) -> list[Text]:

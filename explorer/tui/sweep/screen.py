@@ -113,11 +113,11 @@ class SweepScreen(Screen):
     SweepScreen {
         #sweep-controls { height: 3; padding: 0 1; }
         #sweep-controls Label { padding: 1 1 0 0; }
-        #sweep-sizes { width: 1fr; min-width: 16; }
-        #sweep-overlap { width: 10; }
-        #sweep-context { width: 20; }
-        #sweep-strategy { width: 13; }
-        #sweep-progress { margin: 1 0 0 2; width: 20; }
+        #sweep-sizes { width: 1fr; min-width: 24; }
+        #sweep-overlap { width: 9; }
+        #sweep-context { width: 14; }
+        #sweep-strategy { width: 11; }
+        #sweep-progress { margin: 1 0 0 1; width: 12; }
         #sweep-table { height: auto; max-height: 50%; }
         #sweep-chart { height: auto; padding: 0 1; }
         #sweep-status { height: auto; padding: 0 1; color: $text-muted; }
