@@ -49,7 +49,7 @@ class FileRows(RowList):
     def row(self, index: int) -> Text:
         file = self.model.rows()[index]
         style = self.get_component_rich_style
-        counts = file.found.counts()
+        counts = file.counts
         text = Text()
         text.append(f"{self.model.score(file):>6}")
         for kind in PROBLEM_KINDS:

@@ -21,11 +21,18 @@ SORT_LABELS = {"worst": "worst first (weighted)", "most": "most problems first",
 
 @dataclass(frozen=True, slots=True)
 class ScannedFile:
-    """A file of the scan: where it is on disk, its name in the view, its problems."""
+    """A file of the scan: where it is on disk, its name in the view, its problems (with
+    their counts per kind and weighted score, figured once, in the scan's worker)."""
 
     path: str  # absolute, to open it
     rel: str  # relative to the explored directory, as shown
     found: FileProblems
+    counts: dict[str, int] = field(default_factory=dict)
+    score: int = 0
+
+    @classmethod
+    def of(cls, path: str, rel: str, found: FileProblems) -> ScannedFile:
+        return cls(path, rel, found, found.counts(), found.score)
 
     @property
     def language(self) -> str:
@@ -53,12 +60,16 @@ class RepositoryModel:
     sort: str = "worst"
     complete: bool = False
     _rows: list[ScannedFile] | None = None
+    _walk: list[WalkStop] | None = None
 
     # -- filling ---------------------------------------------------------------------------
     def add(self, files: Sequence[ScannedFile], failed: Sequence[tuple[str, str]] = ()) -> None:
         self.files.extend(files)
         self.failed.extend(failed)
-        self._rows = None
+        self._changed()
+
+    def _changed(self) -> None:
+        self._rows = self._walk = None
 
     # -- choosing what to show --------------------------------------------------------------
     @property
@@ -68,15 +79,15 @@ class RepositoryModel:
 
     def cycle_language(self, step: int = 1) -> None:
         self.language = _cycle([None, *self.languages], self.language, step)
-        self._rows = None
+        self._changed()
 
     def cycle_kind(self, step: int = 1) -> None:
         self.kind = _cycle([None, *PROBLEM_KINDS], self.kind, step)
-        self._rows = None
+        self._changed()
 
     def cycle_sort(self, step: int = 1) -> None:
         self.sort = _cycle(list(SORTS), self.sort, step)
-        self._rows = None
+        self._changed()
 
     def problems(self, file: ScannedFile) -> list[Problem]:
         """The file's problems that pass the kind filter, in source order."""
@@ -84,20 +95,24 @@ class RepositoryModel:
 
     def score(self, file: ScannedFile) -> int:
         """The file's weighted count, of the filtered kind only when one is chosen."""
-        return sum(WEIGHTS[p.kind] for p in self.problems(file))
+        return file.score if self.kind is None else WEIGHTS[self.kind] * file.counts[self.kind]
+
+    def count(self, file: ScannedFile) -> int:
+        """The file's problems that pass the kind filter."""
+        return len(file.found.problems) if self.kind is None else file.counts[self.kind]
 
     def rows(self) -> list[ScannedFile]:
         """The files shown: those of the language with problems of the kind, sorted."""
         if self._rows is None:
             shown = [
                 f for f in self.files
-                if (self.language is None or f.language == self.language) and self.problems(f)
+                if (self.language is None or f.language == self.language) and self.count(f)
             ]
             # Ties (common with one kind chosen) go to the file that is worse over every kind.
             if self.sort == "worst":
-                shown.sort(key=lambda f: (-self.score(f), -f.found.score, f.rel))
+                shown.sort(key=lambda f: (-self.score(f), -f.score, f.rel))
             elif self.sort == "most":
-                shown.sort(key=lambda f: (-len(self.problems(f)), -len(f.found.problems), f.rel))
+                shown.sort(key=lambda f: (-self.count(f), -len(f.found.problems), f.rel))
             else:
                 shown.sort(key=lambda f: f.rel)
             self._rows = shown
@@ -105,14 +120,16 @@ class RepositoryModel:
 
     def walk(self) -> list[WalkStop]:
         """Every problem shown, file by file in the view's order, each file's in source order."""
-        return [WalkStop(f, p) for f in self.rows() for p in self.problems(f)]
+        if self._walk is None:
+            self._walk = [WalkStop(f, p) for f in self.rows() for p in self.problems(f)]
+        return self._walk
 
     def totals(self) -> dict[str, int]:
         """Problems per kind over the files of the chosen language (every kind)."""
         counts = dict.fromkeys(PROBLEM_KINDS, 0)
         for f in self.files:
             if self.language is None or f.language == self.language:
-                for kind, count in f.found.counts().items():
+                for kind, count in f.counts.items():
                     counts[kind] += count
         return counts
 

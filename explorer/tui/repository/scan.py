@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from explorer.engine.batch import BatchFile, chunk_batch_stream
+from explorer.engine.batch import BatchFile, BatchResult, chunk_batch_stream
 from explorer.engine.options import ChunkOptions
 from explorer.engine.problems import FileProblems, analyze_problems
 from explorer.workspace.walk import WalkOptions, plan
@@ -57,23 +57,28 @@ def scan(
     batch = [BatchFile(path=f.path, name=f.rel, size=f.size) for f in files_plan.files]
     found: list[ScannedFile] = []
     failed: list[tuple[str, str]] = []
-    done = 0
     last_post = time.monotonic()
-    stream = chunk_batch_stream(batch, jobs=jobs, analyze=analyze_problems, keep_chunks=False, options=options)
+
+    def finished(done: int, _total: int | None, result: BatchResult) -> None:
+        # Called as each file finishes (in any order): rows appear without waiting for the
+        # files before them, as the stream's input order would.
+        nonlocal found, failed, last_post
+        walked = files_plan.files[result.index]
+        if result.ok and isinstance(result.analysis, FileProblems):
+            found.append(ScannedFile.of(walked.path, walked.rel, result.analysis))
+        elif not result.not_text:  # binary files are not code: left out silently, as the walk does
+            failed.append((walked.rel, result.error or "failed"))
+        if time.monotonic() - last_post >= POST_EVERY:
+            post(RepositoryScanned(found, failed, done, total, generation))
+            found, failed, last_post = [], [], time.monotonic()
+
+    stream = chunk_batch_stream(batch, jobs=jobs, on_progress=finished, analyze=analyze_problems,
+                                keep_chunks=False, options=options)
     try:
-        for result in stream:
+        for _ in stream:
             if cancelled():
                 return
-            done += 1
-            walked = files_plan.files[result.index]
-            if result.ok and isinstance(result.analysis, FileProblems):
-                found.append(ScannedFile(walked.path, walked.rel, result.analysis))
-            elif not result.not_text:  # binary files are not code: left out silently, as the walk does
-                failed.append((walked.rel, result.error or "failed"))
-            if time.monotonic() - last_post >= POST_EVERY:
-                post(RepositoryScanned(found, failed, done, total, generation))
-                found, failed, last_post = [], [], time.monotonic()
     finally:
         stream.close()  # stops the pool when leaving early
     if not cancelled():
-        post(RepositoryScanned(found, failed, done, total, generation, finished=True))
+        post(RepositoryScanned(found, failed, total, total, generation, finished=True))
