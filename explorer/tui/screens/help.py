@@ -71,6 +71,10 @@ def help_lines(app: App) -> list[Line]:
     lines += binding_lines("AST", list(AstTree.BINDINGS) + [Binding("enter", "", "Expand / collapse, or load more")])
     lines += binding_lines("Scope", list(ScopeTree.BINDINGS))
     lines += binding_lines("Files", list(FileTree.BINDINGS) + [Binding("enter", "", "Open the file")])
+    from ..widgets.files.pane import FilesPane
+
+    lines += binding_lines("File finder (/)", [Binding("a,b,c", "", "Type letters of the name, in order (fuzzy)"),
+                                               *FilesPane.BINDINGS])
     lines += binding_lines("Text panes (chunk detail)", list(TextPane.BINDINGS))
     from ..compare.screen import CompareScreen
     from ..sweep.screen import SweepScreen
@@ -82,6 +86,10 @@ def help_lines(app: App) -> list[Line]:
     from ..queries.screen import QueriesScreen
 
     lines += binding_lines("Queries view (r, or v in the sweep)", list(QueriesScreen.BINDINGS))
+    from ..repository.screen import RepositoryScreen
+
+    lines += binding_lines("Repository view (R)", list(RepositoryScreen.BINDINGS)
+                           + [Binding("tab", "", "Switch between the file list and the problem list")])
     return lines
 
 

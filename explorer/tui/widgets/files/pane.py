@@ -44,7 +44,8 @@ class FilesPane(Vertical):
 
     # ``/`` belongs to the explorer screen (it finds a file from any pane): it calls action_find.
     BINDINGS = [
-        Binding("enter", "open", "Open", show=False, id="files.open_match"),
+        Binding("enter", "open", "Open", show=False, id="files.open_match",
+                tooltip="Open the highlighted match and show it in the tree"),
         Binding("down", "move(1)", "Next match", show=False, id="files.match_down"),
         Binding("up", "move(-1)", "Previous match", show=False, id="files.match_up"),
         Binding("pagedown", "page(1)", "Page down", show=False, id="files.match_page_down"),
