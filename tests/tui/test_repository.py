@@ -165,3 +165,20 @@ async def test_changed_parameters_scan_again(project: Path):
         await wait_until_idle(pilot, app)
         screen = await open_repository(app, pilot)
         assert screen.model is not first and screen.model.options.max_size == 400
+
+
+async def test_undecodable_files_are_left_out_and_names_are_shown_literally(project: Path):
+    (project / "latin1.py").write_bytes(b"x = '\xe9t\xe9'\n" * 3)
+    odd = project / "[bold]odd[/bold].py"
+    odd.write_text("import os\n\n\nclass K:\n    pass\n")
+    app = make_app(project, max_size=300)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_repository(app, pilot)
+        names = {f.rel for f in screen.model.files}
+        assert "latin1.py" not in names and odd.name in names
+        assert not screen.model.failed
+        await pilot.press("s", "s")  # by path: the odd name first
+        files = screen.query_one(FileRows)
+        assert screen.model.rows()[0].rel == odd.name
+        assert odd.name in files.render_line(1).text
+        assert odd.name in str(screen.query_one(ProblemRows).border_title)

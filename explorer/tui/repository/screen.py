@@ -26,6 +26,7 @@ from textual.worker import get_current_worker
 from explorer.engine.options import ChunkOptions
 from explorer.engine.problems import DESCRIPTIONS, PROBLEM_KINDS
 
+from .. import heap
 from ..literal import visible
 from ..view import explorer_state
 from ..workers import describe_failure
@@ -135,6 +136,8 @@ class RepositoryScreen(Screen[RepositoryClosed]):
         self.generation += 1
         old = self.model
         self.model = RepositoryModel(state.options, language=old.language, kind=old.kind, sort=old.sort)
+        if old.files:
+            heap.release()  # the former results are dropped: their cycles must be freed, not frozen
         self.files.model = self.model
         self.done = self.total = 0
         self.user_moved = False
@@ -162,6 +165,9 @@ class RepositoryScreen(Screen[RepositoryClosed]):
         # The cursor stays on the worst file as rows arrive, unless the user moved it.
         keep = self.files.current if self.user_moved else None
         self.model.add(message.files, message.failed)
+        # The scan's results live until the next scan: out of the collector's sight, or every
+        # full collection walks tens of thousands of problems (see heap.py).
+        heap.keep()
         self.done, self.total = message.done, message.total
         if message.finished:
             self.model.complete = True
