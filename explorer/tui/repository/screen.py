@@ -27,7 +27,7 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.problems import DESCRIPTIONS, PROBLEM_KINDS
 
 from .. import heap
-from ..literal import visible
+from ..literal import literal, visible
 from ..view import explorer_state
 from ..workers import describe_failure
 from ..wording import counted
@@ -199,7 +199,7 @@ class RepositoryScreen(Screen[RepositoryClosed]):
             rows.border_title = "Problems"
             return
         rows.show(self.model.problems(file), cursor)
-        rows.border_title = f"Problems in {visible(file.rel)} ({len(rows.problems):,})"
+        rows.border_title = literal(f"Problems in {file.rel} ({len(rows.problems):,})")  # a name is never markup
 
     def _status(self) -> None:
         model = self.model
