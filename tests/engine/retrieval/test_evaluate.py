@@ -75,7 +75,9 @@ def test_the_same_inputs_give_the_same_figures(fixture_files, engine_files):
     from explorer.engine.retrieval import EvalConfig
 
     reseeded = evaluate(files, settings, jobs=1, config=EvalConfig(seed=1))
-    a, b = first.settings[1].metrics["recall@5"], reseeded.settings[1].metrics["recall@5"]
+    # mrr@10, not a recall: a recall's interval moves in steps of one query, and one seed can
+    # land on the same step (the inputs, this repository's engine files, change over time).
+    a, b = first.settings[1].metrics["mrr@10"], reseeded.settings[1].metrics["mrr@10"]
     assert a.value == b.value and (a.low, a.high) != (b.low, b.high)
 
 
