@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # types only: the figures need no engine at run time
     from .engine.options import ChunkOptions
@@ -88,7 +88,24 @@ SWEEP_COLUMNS: tuple[Column, ...] = (
     Column("max", _size("max")),
     Column("tiny%", lambda s: format_pct(s.summary.overall.tiny_pct)),
     Column("over%", lambda s: format_pct(s.summary.overall.over_pct)),
-    Column("split defs", lambda s: f"{s.split_definitions:,} ({format_pct(s.summary.overall.split_any_pct)})"),
+    # What a small size costs: definitions larger than the limit, in pieces; beside them
+    # those split although they fit (the engine never does: it should read 0).
+    Column("cut too big", lambda s: f"{s.cut_too_big:,} ({format_pct(s.cut_too_big_pct)})"),
+    Column("split (fit)", lambda s: f"{s.split_definitions:,} ({format_pct(s.summary.overall.split_any_pct)})"),
     Column("doc_split%", lambda s: format_pct(s.summary.overall.doc_split_pct)),
     Column("index", lambda s: human_bytes(s.index_bytes)),
 )
+
+
+#: How a varied field reads in a setting's label (the max size reads as the bare number).
+_LABELS = {"overlap_lines": "overlap {}", "context_mode": "context {}", "strategy": "{}", "size_unit": "{}"}
+
+
+def grid_label(options: Any, varied: Sequence[str]) -> str:
+    """``1,000 · overlap 5 · lines``: the max size, then the other fields that vary in a grid
+    of settings (the explorer's sweep, its retrieval panel and the queries view)."""
+    parts = [f"{options.max_size:,}"]
+    for name in varied:
+        if name != "max_size":
+            parts.append(_LABELS.get(name, name + " {}").format(getattr(options, name)))
+    return " · ".join(parts)

@@ -7,10 +7,11 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..engine.analyzers import analyze_metrics, analyze_metrics_with_lines
 from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
+from ..engine.problems import analyze_quality, file_record
 from ..engine.quality import GroupSummary, Summary, summarize
 from ..workspace.export import tool_version
 from ..workspace.walk import common_root, plan
@@ -32,7 +33,9 @@ chunks rebuild the source byte for byte); clean% (cuts between statements or
 siblings, not inside tokens or just inside brackets); split_top% (top-level
 definitions that fit in a chunk but were split); doc_split% (definitions separated
 from the comment above them); MB/s (parse + chunk, per core).
---compare lines adds the line-packing baseline under each row."""
+--compare lines adds the line-packing baseline under each row. --json also lists
+every file with its own figures and its chunking problems per kind (the repository
+view's: too-big, split, tiny, dangling, closer, forced, embedded)."""
 
 #: (header, value from a GroupSummary, format).
 COLUMNS: tuple[tuple[str, Any, str], ...] = (
@@ -80,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
     files_plan = plan(args.paths, resolved.walk, root=root)
     warn_about_walk(files_plan)
     jobs = args.jobs or default_jobs()
-    analyzer = analyze_metrics_with_lines if args.compare == "lines" else analyze_metrics
+    analyzer = partial(analyze_quality, baseline=args.compare == "lines")
     tally = RunTally(skipped=list(files_plan.skipped))
-    measured, baseline = [], []
+    measured, baseline, per_file = [], [], []
     show_progress = not args.quiet and stderr_is_terminal()
     started = time.perf_counter()
 
@@ -91,12 +94,14 @@ def run(args: argparse.Namespace) -> int:
         stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=analyzer,
                                     keep_chunks=False, options=resolved.options)
         for walked, result in zip(files_plan.files, stream):
-            measures = (result.analysis[0] if args.compare else result.analysis) if result.ok else None
+            measures, found, lines = result.analysis if result.ok else (None, None, None)
             tally.add(result, walked.rel, chunks=measures.chunks if measures else None)
             if measures is not None:
                 measured.append(measures)
-                if args.compare:
-                    baseline.append(result.analysis[1])
+                if args.json and found is not None:
+                    per_file.append(file_record(measures, found))
+                if lines is not None:
+                    baseline.append(lines)
     seconds = time.perf_counter() - started
 
     summary = summarize(measured)
@@ -109,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             "options": resolved.options.to_dict(),
             "summary": summary.to_dict(),
             **({"baseline": {"lines": baseline_summary.to_dict()}} if baseline_summary else {}),
+            "files": per_file,
             "run": tally.to_dict(seconds, jobs),
             "failed": [{"path": r.path, "error": {"kind": r.error_kind, "message": r.error}} for r in tally.failed],
         }

@@ -39,8 +39,10 @@ HELP = "compare settings over a codebase: chunk counts, sizes, tiny%%, split def
 DESCRIPTION = """\
 Chunk the files under every combination of the listed values and compare, per setting:
 chunks; chunk size min/median/p95/max; tiny% (chunks under 50 non-whitespace
-characters); over% (chunks above max size); split definitions (definitions that fit
-in one chunk but that no chunk holds, count and %); doc_split% (definitions separated
+characters); over% (chunks above max size); definitions cut because too big (larger
+than max size, so in pieces: count and % of all definitions); split definitions
+(definitions that fit in one chunk but that no chunk holds, count and %: should stay
+0); doc_split% (definitions separated
 from the comment above them); and the estimated index size:
 
     chunks x embedding dim x 4 bytes (float32 vectors) + contextualized text bytes

@@ -527,6 +527,24 @@ def doc_block_start(comments: list[tuple[int, int]], comment_ends: list[int], da
     return comments[k][0]
 
 
+class Holders:
+    """Chunk byte ranges, sorted by start, indexed to tell whether one chunk contains a range."""
+
+    def __init__(self, spans: Iterable[tuple[Any, ...]]):
+        ordered = sorted((s[0], s[1]) for s in spans)
+        self.starts = [s for s, _ in ordered]
+        self.reach = list(accumulate((e for _, e in ordered), max))  # furthest end so far
+
+    def last_start(self, offset: int) -> int:
+        """Index of the last chunk starting at or before ``offset`` (-1: none)."""
+        return bisect_right(self.starts, offset) - 1
+
+    def holds(self, start: int, end: int) -> bool:
+        """Whether one chunk contains ``[start, end)``."""
+        k = self.last_start(start)
+        return k >= 0 and self.reach[k] >= end
+
+
 def _measure_definitions(
     metrics: FileMetrics,
     parsed: ParsedFile,
@@ -535,12 +553,7 @@ def _measure_definitions(
     counter: TokenCounter | None = None,
 ) -> None:
     src, unit, limit = parsed.source, metrics.size_unit, metrics.max_size
-    starts = [s for s, _, _ in spans]
-    reach = list(accumulate((e for _, e, _ in spans), max))
-
-    def held(start: int, end: int) -> bool:  # does one chunk contain [start, end)?
-        k = bisect_right(starts, start) - 1
-        return k >= 0 and reach[k] >= end
+    held = Holders(spans).holds
 
     language = parsed.language
     if language is None:  # a tree is parsed in a known language

@@ -41,7 +41,8 @@ from .model import Chunk
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .per_setting import chunk_settings, setting_label, varied_fields
-from .quality import FileMetrics, Summary, measure_file, summarize
+from .problems import cut_too_big
+from .quality import FileMetrics, Summary, definition_spans, measure_file, summarize
 from .skips import SkippedInput, SkipRecord, count_reasons
 
 #: The max sizes a sweep tries when none are given, per size unit.
@@ -90,6 +91,10 @@ class SettingResult:
     contextualized_bytes: int
     embedding_dim: int = DEFAULT_EMBEDDING_DIM
     chunk_seconds: float = 0.0  # chunking + measuring, summed over the workers
+    #: Definitions larger than max_size, so cut into pieces (:func:`problems.cut_too_big`),
+    #: and all definitions: what a small size costs, next to ``split_definitions`` (which fit).
+    cut_too_big: int = 0
+    definitions: int = 0
 
     @property
     def chunks(self) -> int:
@@ -103,6 +108,11 @@ class SettingResult:
     def index_bytes(self) -> int:
         """Estimated index size: see the module docstring for the formula."""
         return self.vector_bytes + self.contextualized_bytes
+
+    @property
+    def cut_too_big_pct(self) -> float | None:
+        """Definitions cut because too big, in % of all definitions."""
+        return 100.0 * self.cut_too_big / self.definitions if self.definitions else None
 
     @property
     def split_definitions(self) -> int:
@@ -127,6 +137,9 @@ class SettingResult:
             "tinyPct": r(overall.tiny_pct),
             "overPct": r(overall.over_pct),
             "splitDefinitions": self.split_definitions,
+            "definitions": self.definitions,
+            "cutTooBig": self.cut_too_big,
+            "cutTooBigPct": r(self.cut_too_big_pct),
             "splitAnyPct": r(overall.split_any_pct),
             "splitTopPct": r(overall.split_top_pct),
             "docSplitPct": r(overall.doc_split_pct),
@@ -186,6 +199,8 @@ class FileSweep:
     contextualized_bytes: list[int]
     chunk_seconds: list[float]
     parse_seconds: float
+    cut_too_big: list[int] = field(default_factory=list)
+    definitions: list[int] = field(default_factory=list)
 
 
 def analyze_settings(
@@ -196,11 +211,19 @@ def analyze_settings(
     (the first setting, parsed as AST); every setting is chunked from the same tree
     (:func:`~explorer.engine.per_setting.chunk_settings`) and measured against it."""
     result = FileSweep([], [], [], seconds.get("parse", 0.0))
+    found_definitions: dict[str | None, list[tuple[int, int, str, bool]]] = {}  # once per tree
     for made in chunk_settings(parsed, settings, parsed_language=options.language, chunked={options: chunks}):
         started = time.perf_counter()
         result.parse_seconds += made.parse_seconds
         spent = seconds.get("chunk", 0.0) if made.options == options else made.chunk_seconds
         result.measures.append(measure_file(made.tree, made.chunks, made.options))
+        tree = made.tree
+        if tree.root is not None and tree.language is not None and made.options.language not in found_definitions:
+            found_definitions[made.options.language] = definition_spans(tree.root, tree.language)
+        cut, total = cut_too_big(tree, made.chunks, made.options.size_unit, made.options.max_size,
+                                 found_definitions.get(made.options.language))
+        result.cut_too_big.append(cut)
+        result.definitions.append(total)
         result.contextualized_bytes.append(
             sum(len(c.contextualized_text.encode("utf-8", "surrogatepass")) for c in made.chunks))
         result.chunk_seconds.append(spent + time.perf_counter() - started)
@@ -242,6 +265,7 @@ def sweep(
     per_setting: list[list[FileMetrics]] = [[] for _ in resolved]
     text_bytes = [0] * len(resolved)
     chunk_seconds = [0.0] * len(resolved)
+    too_big = [[0, 0] for _ in resolved]  # per setting: definitions cut because too big, all definitions
     result = SweepResult(root, [], skipped=list(skipped), jobs=jobs, embedding_dim=embedding_dim)
     parse_options = replace(resolved[0], strategy="ast")  # the tree serves every setting
     stream = chunk_batch_stream(
@@ -250,7 +274,7 @@ def sweep(
     )
     try:
         for item in stream:
-            _collect(item, result, per_setting, text_bytes, chunk_seconds)
+            _collect(item, result, per_setting, text_bytes, chunk_seconds, too_big)
             if should_stop is not None and should_stop():
                 result.complete = False
                 break
@@ -258,14 +282,15 @@ def sweep(
         stream.close()  # stops the pool when leaving early
     result.seconds = time.perf_counter() - started
     result.settings = [
-        SettingResult(i, options, summarize(per_setting[i]), text_bytes[i], embedding_dim, chunk_seconds[i])
+        SettingResult(i, options, summarize(per_setting[i]), text_bytes[i], embedding_dim, chunk_seconds[i],
+                      *too_big[i])
         for i, options in enumerate(resolved)
     ]
     return result
 
 
 def _collect(item: BatchResult, result: SweepResult, per_setting: list[list[FileMetrics]],
-             text_bytes: list[int], chunk_seconds: list[float]) -> None:
+             text_bytes: list[int], chunk_seconds: list[float], too_big: list[list[int]]) -> None:
     if not item.ok:
         if item.not_text:
             result.skipped.append(SkippedInput(item.path, item.error_kind or "binary", item.error or ""))
@@ -280,6 +305,8 @@ def _collect(item: BatchResult, result: SweepResult, per_setting: list[list[File
         per_setting[i].append(measures)
         text_bytes[i] += found.contextualized_bytes[i]
         chunk_seconds[i] += found.chunk_seconds[i]
+        too_big[i][0] += found.cut_too_big[i]
+        too_big[i][1] += found.definitions[i]
 
 
 def _as_options(setting: ChunkOptions | Mapping[str, Any], base: ChunkOptions | None) -> ChunkOptions:

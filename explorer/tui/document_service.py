@@ -21,6 +21,7 @@ from explorer.engine.files import FileTooLargeError, read_regular_file
 from explorer.engine.languages import detect_language
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
+from explorer.engine.problems import find_problems
 from explorer.engine.structure import FileStructure, extract_structure
 from explorer.engine.text import SourceText
 
@@ -89,7 +90,9 @@ def chunk_file(file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[
     started = time.perf_counter()
     chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure, is_cancelled=is_cancelled))
     chunk_ms = (time.perf_counter() - started) * 1000
-    return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms)
+    problems = find_problems(file.parsed, chunks, options)  # flagged in the chunk list, walked with n/p
+    return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms,
+                    problems)
 
 
 class DocumentService:

@@ -16,6 +16,7 @@ from explorer.engine.quality import TINY_NWS
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
+from explorer.engine.problems import FileProblems
 from explorer.engine.text import SourceText, split_lines
 
 #: Bars in the size histogram (sizes from 0 to max_size), plus one bar for oversized chunks.
@@ -172,6 +173,8 @@ class Chunking:
     layout: ChunkLayout
     stats: ChunkStats
     chunk_ms: float
+    #: The chunks' problems (too big, tiny, dangling opener ...), or None when not looked for.
+    problems: FileProblems | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -6,6 +6,7 @@ import explorer
 from explorer.engine.quality import measure_file, summarize
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import parse_source
+from explorer.engine.problems import find_problems
 from explorer.engine.text import SourceText
 
 
@@ -27,6 +28,24 @@ def test_stats_json_matches_the_metrics_module(cli, project, py_source) -> None:
     assert doc["run"]["skipped"] == {"binary": 1, "excluded-dir": 1, "unknown-language": 1}
     assert python["throughputMBs"]["parse"] > 0
     assert "baseline" not in doc
+
+
+def test_stats_json_lists_every_file_with_its_figures_and_problems(cli, project, py_source) -> None:
+    doc = cli("stats", project, "--json", "--max-size", "60", "--jobs", "1").json()
+    files = {record["path"]: record for record in doc["files"]}
+    assert set(files) == {"src/pkg/mod.py", "src/app.ts", "README.md"}
+    mine = files["src/pkg/mod.py"]
+    options = ChunkOptions(max_size=60)
+    parsed = parse_source(SourceText(py_source), "src/pkg/mod.py")
+    chunks = explorer.chunk("src/pkg/mod.py", py_source, max_size=60)
+    measures = measure_file(parsed, chunks, options).to_dict()
+    for key in ("chunks", "over", "tiny", "exact", "cuts", "definitions", "bytes"):
+        assert mine[key] == measures[key], key
+    found = find_problems(parsed, chunks, options)
+    assert mine["problems"] == found.counts() and mine["problemScore"] == found.score
+    assert sum(mine["problems"].values()) > 0
+    # The per-file chunks add up to the summary's.
+    assert sum(r["chunks"] for r in doc["files"]) == doc["summary"]["overall"]["chunks"]
 
 
 def test_stats_table_and_line_baseline(cli, project) -> None:

@@ -5,6 +5,7 @@ tested in tests/workspace/test_sweep_paths.py.)"""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -16,6 +17,7 @@ from explorer.engine.per_setting import varied_fields
 from explorer.engine.quality import measure_file, summarize
 from explorer.engine.skips import SkippedInput
 from explorer.engine.sweep import DEFAULT_EMBEDDING_DIM, settings_grid, sweep
+from explorer.engine.problems import find_problems
 
 PY = '''"""A module."""
 
@@ -195,3 +197,26 @@ def test_to_dict_is_json_with_the_key_figures():
     assert set(first["size"]) == {"min", "median", "p95", "max"}
     assert first["options"]["max_size"] == 100
     assert document["run"]["files"] == 3
+
+
+def test_definitions_cut_because_too_big_per_setting_next_to_those_split_though_they_fit():
+    settings = settings_grid(ChunkOptions(), {"max_size": [40, 5000], "strategy": ["ast", "lines"]})
+    result = sweep(INPUTS, settings, jobs=1)
+    for row in result.settings:
+        options = row.options
+        want_cut = want_total = 0
+        for name, code in INPUTS:
+            parsed = parse(name, code, replace(options, strategy="ast"))
+            chunks = chunk_parsed(replace(parsed, tree=None, fallback="lines") if options.strategy == "lines"
+                                  else parsed, options)
+            found = find_problems(parsed, chunks, options)
+            want_cut += found.counts()["too-big"]
+            want_total += found.definitions
+        assert (row.cut_too_big, row.definitions) == (want_cut, want_total), options
+        record = row.to_dict()
+        assert record["cutTooBig"] == want_cut and record["definitions"] == want_total
+    small, large = (next(r for r in result.settings if r.options.max_size == size and r.options.strategy == "ast")
+                    for size in (40, 5000))
+    assert small.cut_too_big > 0 and large.cut_too_big == 0
+    assert small.split_definitions == 0  # the AST chunker never splits a definition that fits
+    assert small.cut_too_big_pct == pytest.approx(100 * small.cut_too_big / small.definitions)

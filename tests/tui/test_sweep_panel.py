@@ -99,3 +99,43 @@ async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Pat
         assert str(table.get_row_at(1)[0]) == "2*" and str(table.get_row_at(0)[0]) == "1"
 
 
+
+
+async def test_the_sweep_takes_a_grid_and_shows_definitions_cut_because_too_big(project: Path):
+    app = make_app(project, max_size=1500)
+    messages: list = []
+    async with app.run_test(message_hook=messages.append, size=SIZE) as pilot:
+        screen = await open_sweep(app, pilot)
+        screen.query_one("#sweep-sizes", Input).value = "60, 1500"
+        screen.query_one("#sweep-overlap", Input).value = "0,3"
+        screen.query_one("#sweep-strategy", Input).value = "ast, lines"
+        first = screen.result
+        screen.query_one("#sweep-strategy", Input).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.result is not first, what="the grid sweep")
+        result = screen.result
+        grid = settings_grid(ChunkOptions(max_size=1500),
+                             {"strategy": ["ast", "lines"], "max_size": [60, 1500], "overlap_lines": [0, 3]})
+        assert [s.options for s in result.settings] == grid
+        want = sweep_paths(str(project), grid, jobs=1)
+        table = screen.query_one(DataTable)
+        headers = [str(column.label) for column in table.columns.values()]
+        cut, split = headers.index("cut too big"), headers.index("split (fit)")
+        rows = [[str(cell) for cell in table.get_row_at(k)] for k in range(table.row_count)]
+        assert len(rows) == 8
+        assert rows[0][1] == "60 · overlap 0 · ast" and rows[-1][1] == "1,500 · overlap 3 · lines"
+        for row, setting in zip(rows, want.settings):
+            assert row[cut].startswith(f"{setting.cut_too_big:,} (")
+            assert row[split].startswith(f"{setting.split_definitions:,} (")
+        small_ast = want.settings[0]
+        assert small_ast.cut_too_big > 0 and small_ast.split_definitions == 0
+        assert "cut too big%" in rendered(screen.query_one("#sweep-chart", Static).content)
+
+        # A bad value in any field: nothing runs, and the message says which field.
+        screen.query_one("#sweep-context", Input).value = "full, most"
+        screen.query_one("#sweep-context", Input).focus()
+        before = screen.sweeping.generation
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.sweeping.generation == before
+        assert any("context: most is not one of none, minimal, full" in n.message for n in notified(messages))

@@ -12,13 +12,17 @@ from textual.screen import ModalScreen
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from explorer.display import grid_label
 from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
+
+
+#: The fields the picker offers to vary, shown in every label.
+PICKED_FIELDS = ("size_unit", "strategy", "overlap_lines", "context_mode")
 
 
 def setting_label(options: ChunkOptions) -> str:
     """``500 nws · ast · overlap 0 · context full``: the fields one may vary here."""
-    return (f"{options.max_size:,} {options.size_unit} · {options.strategy} · overlap {options.overlap_lines} · "
-            f"context {options.context_mode}")
+    return grid_label(options, PICKED_FIELDS)
 
 
 def candidate_settings(base: ChunkOptions, chosen: list[ChunkOptions]) -> list[ChunkOptions]:

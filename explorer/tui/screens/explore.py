@@ -17,16 +17,22 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from explorer.engine.options import ChunkOptions
+from explorer.engine.problems import Problem
 from explorer.engine.regions import describe_regions
 
-from ..messages import AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, SourceCursorMoved
+from ..messages import (
+    AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, FileChosen, SourceCursorMoved,
+)
 
 from ..literal import literal, visible
+from ..repository.model import RepositoryModel, WalkStop
+from ..repository.screen import RepositoryClosed, RepositoryScreen
 from ..state import Document, display_path
 from ..explorer_state import ExplorerState, explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
+from ..widgets.files.pane import FilesPane
 from ..widgets.files.tree import FileTree
 from ..widgets.footer import KeyFooter
 from ..widgets.params.panel import ParamsPanel
@@ -46,6 +52,13 @@ class ExploreScreen(Screen):
     """Everything about one file, side by side."""
 
     _reveal_timer: Timer | None = None
+    #: The repository view's last scan (its problems are what n/p walk), and where the walk is.
+    repository: RepositoryModel | None = None
+    walk_at: int | None = None
+    #: A problem to show once its file has loaded.
+    _pending_stop: WalkStop | None = None
+    #: The problem n/p showed last (the next one is counted from it).
+    _shown_problem: Problem | None = None
 
     #: Below this many columns only one side pane shows at a time, so the source keeps room.
     NARROW = 110
@@ -79,8 +92,18 @@ z maximizes the focused pane (z again restores it).
         Binding("c", "app.compare", "Compare", id="tools.compare",
                 tooltip="The open file chunked two ways, side by side"),
         Binding("z", "zoom", "Zoom", id="layout.zoom", tooltip="Maximize the focused pane, or restore the layout"),
-        Binding("n", "app.next_chunk", "Next", id="chunks.next", tooltip="Select the next chunk"),
-        Binding("p", "app.previous_chunk", "Prev", id="chunks.previous", tooltip="Select the previous chunk"),
+        Binding("n", "step_problem(1)", "Next problem", id="problems.next",
+                tooltip="The next chunking problem: across files once the repository view has scanned them"),
+        Binding("p", "step_problem(-1)", "Prev problem", id="problems.previous",
+                tooltip="The previous chunking problem"),
+        Binding("slash", "find_file", "Find file", key_display="/", id="files.find",
+                tooltip="Type to filter the files by name (fuzzy); enter opens the highlighted one"),
+        Binding("R", "repository", "Repository", id="tools.repository",
+                tooltip="Every file with its chunking problems, worst first"),
+        Binding("full_stop", "app.next_chunk", "Next chunk", key_display=".", id="chunks.next",
+                tooltip="Select the next chunk"),
+        Binding("comma", "app.previous_chunk", "Prev chunk", key_display=",", id="chunks.previous",
+                tooltip="Select the previous chunk"),
         Binding("left_square_bracket", "toggle_side('left')", "Left", key_display="[", id="layout.left",
                 tooltip="Show or hide the left panes (files, AST, scope)"),
         Binding("right_square_bracket", "toggle_side('right')", "Right", key_display="]", id="layout.right",
@@ -120,7 +143,7 @@ z maximizes the focused pane (z again restores it).
         yield Header(icon="▦")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield FileTree(app.root, app.walk_options, id="files")
+                yield FilesPane(app.root, app.walk_options, id="files")
                 with TabbedContent(id="structure"):
                     with TabPane("AST", id="ast-tab"):
                         yield AstTree(id="ast")
@@ -183,6 +206,11 @@ z maximizes the focused pane (z again restores it).
         # Keep the reader's place: select the chunk under the cursor in the new chunking
         # (the trees are already there when only the chunking changed).
         self._follow_cursor(source.cursor_byte(), scroll=False, trees=not rechunked)
+        stop = self._pending_stop
+        if stop is not None and stop.file.path == new.path and not new.file.partial:
+            self._pending_stop = None
+            # Once the source view has laid out the new file (before, it cannot scroll to the problem).
+            self.call_after_refresh(self.show_problem, stop.problem)
 
     def _set_titles(self, document: Document) -> None:
         source = self.query_one(SourceView)
@@ -340,6 +368,9 @@ z maximizes the focused pane (z again restores it).
         """A .gitignore changed: filter the whole tree again."""
         self.query_one(FileTree).reload_rules()
 
+    def action_find_file(self) -> None:
+        self.query_one(FilesPane).action_find()
+
     def action_focus_pane(self, pane: str) -> None:
         if pane in ("ast", "scope"):
             self.query_one(TabbedContent).active = f"{pane}-tab"
@@ -348,7 +379,8 @@ z maximizes the focused pane (z again restores it).
             self._show_side(side)
         if self.maximized is not None:
             self.minimize()
-        target = {"params": "#max-size"}.get(pane, f"#{pane}")
+        finding = self.query_one(FilesPane).finding
+        target = {"params": "#max-size", "files": "#files-filter" if finding else "#files-tree"}.get(pane, f"#{pane}")
         self.query_one(target).focus()
 
     # -- layout -------------------------------------------------------------------------------
@@ -402,3 +434,90 @@ z maximizes the focused pane (z again restores it).
                 self.maximized = pane
                 return
         self.maximized = self.query_one(SourceView)
+
+    # -- problems: the repository view, n and p ------------------------------------------------
+    def action_repository(self) -> None:
+        self.app.push_screen(RepositoryScreen(self.repository), self._repository_closed)
+
+    def _repository_closed(self, closed: RepositoryClosed | None) -> None:
+        if closed is None:
+            return
+        self.repository = closed.model
+        if closed.stop is not None:
+            walk = closed.model.walk()
+            self.walk_at = next((i for i, s in enumerate(walk) if s.problem is closed.stop.problem), None)
+            self.go_to(closed.stop)
+
+    def go_to(self, stop: WalkStop) -> None:
+        """Show a problem: at once if its file is open, else once the file has loaded."""
+        document = self.document
+        self.reveal_file(stop.file.path)
+        if document is not None and document.path == stop.file.path and not document.file.partial:
+            self._pending_stop = None
+            self.show_problem(stop.problem)
+        else:
+            self._pending_stop = stop
+            self.post_message(FileChosen(stop.file.path))
+
+    def show_problem(self, problem: Problem) -> None:
+        """Select the problem's chunk and highlight what is wrong in the source."""
+        document = self.document
+        if document is None or not document.chunks:
+            return
+        self._shown_problem = problem
+        index = min(problem.chunk, len(document.chunks) - 1)
+        self.query_one(ChunkList).select(index)
+        source = self.query_one(SourceView)
+        source.select_chunk(index, scroll=False)
+        source.show_range(problem.start, max(problem.end, problem.start + 1))
+        self._show_chunk(index)
+        self.query_one(AstTree).reveal(problem.start)
+        self.query_one(ScopeTree).reveal(problem.start)
+
+    def action_step_problem(self, step: int) -> None:
+        """The next (or previous) problem: over the repository view's list when its scan is of
+        the parameters in force, else in the open file."""
+        model = self.repository
+        walk = model.walk() if model is not None and model.options == self.explorer.options else []
+        if not walk:
+            self._step_problem_in_file(step)
+            return
+        at = self.walk_at
+        at = (0 if step > 0 else len(walk) - 1) if at is None else at + step
+        if not 0 <= at < len(walk):
+            self.notify("No more problems in the repository view's list" if step > 0 else
+                        "This is the first problem of the repository view's list", severity="information")
+            return
+        self.walk_at = at
+        stop = walk[at]
+        self.notify(f"Problem {at + 1:,} of {len(walk):,}: {stop.problem.kind} · "
+                    f"{visible(stop.file.rel)}:{stop.problem.line + 1}", timeout=3, markup=False)
+        self.go_to(stop)
+
+    def _step_problem_in_file(self, step: int) -> None:
+        document = self.document
+        found = document.chunking.problems if document is not None else None
+        if document is None or found is None:
+            self.notify("Open a file, or press R to scan the repository for problems", severity="information")
+            return
+        problems = found.problems
+        if not problems:
+            self.notify("No chunking problems in this file; R lists the files that have some",
+                        severity="information")
+            return
+        shown = self._shown_problem
+        at = next((i for i, p in enumerate(problems) if p is shown), None)
+        if at is None:  # start from the cursor: the first problem at or after it (before it)
+            here = self.query_one(SourceView).cursor_byte()
+            after = [i for i, p in enumerate(problems) if (p.start >= here if step > 0 else p.start < here)]
+            at = (after[0] if step > 0 else after[-1]) if after else None
+        else:
+            at += step
+        if at is None or not 0 <= at < len(problems):
+            self.notify("No more problems in this file" if step > 0 else "No problem before this one",
+                        severity="information")
+            return
+        problem = problems[at]
+        self.notify(f"Problem {at + 1} of {len(problems)} in this file: {problem.kind}, line {problem.line + 1}",
+                    timeout=3, markup=False)
+        self.show_problem(problem)

@@ -1,4 +1,8 @@
-"""The sweep panel: chunk the explored directory under several max sizes, compare, pick one.
+"""The sweep panel: chunk the explored directory under a grid of settings, compare, pick one.
+
+The grid is every combination of the listed max sizes, overlaps, context modes and
+strategies (as ``chunk-explorer sweep`` and ``eval`` take them); fields left at one
+value keep the explorer's.
 
 The sweep itself is :func:`explorer.engine.sweep.sweep` (the engine behind
 ``chunk-explorer sweep``), run in a thread worker; it reports progress per file.
@@ -22,7 +26,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 
-from explorer.engine.options import ChunkOptions
+from explorer.display import grid_label
+from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
 from explorer.engine.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from explorer.workspace.sweep import sweep_paths
 
@@ -58,17 +63,35 @@ class SweepFailed(Message):
     generation: int
 
 
-def parse_sizes(text: str) -> list[int]:
+def parse_sizes(text: str, minimum: int = 1, what: str = "max size") -> list[int]:
     """``"500, 1000 1500"`` -> [500, 1000, 1500]; ValueError with a plain message otherwise."""
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
-        raise ValueError("list at least one max size, e.g. 500,1000,2000")
+        raise ValueError(f"list at least one {what}, e.g. {'500,1000,2000' if minimum else '0,5'}")
     sizes = []
     for part in parts:
-        if not part.isdigit() or int(part) < 1:
-            raise ValueError(f"{part!r} is not a positive whole number")
+        if not part.isdigit() or int(part) < minimum:
+            raise ValueError(f"{part!r} is not a {'positive ' if minimum else ''}whole number ({what})")
         sizes.append(int(part))
     return list(dict.fromkeys(sizes))
+
+
+def parse_choices(text: str, choices: tuple[str, ...], what: str) -> list[str]:
+    """``"none, full"`` -> ["none", "full"]; ValueError naming the valid choices otherwise."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    wrong = [p for p in parts if p not in choices]
+    if not parts or wrong:
+        raise ValueError(f"{what}: {', '.join(wrong) or 'nothing'} is not one of {', '.join(choices)}")
+    return list(dict.fromkeys(parts))
+
+
+#: The grid's fields: (ChunkOptions field, input id, label), slowest-varying first.
+GRID_FIELDS = (
+    ("strategy", "sweep-strategy", "strategy"),
+    ("context_mode", "sweep-context", "context"),
+    ("max_size", "sweep-sizes", "max sizes"),
+    ("overlap_lines", "sweep-overlap", "overlap"),
+)
 
 
 class SweepScreen(Screen):
@@ -78,7 +101,8 @@ class SweepScreen(Screen):
     jobs: int | None = None
 
     BINDINGS = [
-        Binding("r", "run", "Run", id="sweep.run", tooltip="Run the sweep with the listed max sizes"),
+        Binding("r", "run", "Run", id="sweep.run",
+                tooltip="Run the sweep over every combination of the listed sizes, overlaps, contexts and strategies"),
         Binding("enter", "apply", "Use", id="sweep.apply", tooltip="Use the highlighted setting in the explorer"),
         Binding("s", "save", "Save", id="sweep.save",
                 tooltip="Use the highlighted setting and write it to the project's settings file"),
@@ -93,8 +117,11 @@ class SweepScreen(Screen):
     SweepScreen {
         #sweep-controls { height: 3; padding: 0 1; }
         #sweep-controls Label { padding: 1 1 0 0; }
-        #sweep-sizes { width: 40; }
-        #sweep-progress { margin: 1 0 0 2; width: 1fr; }
+        #sweep-sizes { width: 1fr; min-width: 24; }
+        #sweep-overlap { width: 9; }
+        #sweep-context { width: 14; }
+        #sweep-strategy { width: 11; }
+        #sweep-progress { margin: 1 0 0 1; width: 12; }
         #sweep-table { height: auto; max-height: 50%; }
         #sweep-chart { height: auto; padding: 0 1; }
         #sweep-status { height: auto; padding: 0 1; color: $text-muted; }
@@ -117,9 +144,12 @@ class SweepScreen(Screen):
         options = self.options
         sizes = DEFAULT_MAX_SIZES.get(options.size_unit, DEFAULT_MAX_SIZES["nws"])
         yield Header(icon="▦")
+        values = {"max_size": ",".join(map(str, sizes)), "overlap_lines": str(options.overlap_lines),
+                  "context_mode": options.context_mode, "strategy": options.strategy}
         with Horizontal(id="sweep-controls"):
-            yield Label(f"max sizes ({options.size_unit}):")
-            yield Input(",".join(map(str, sizes)), id="sweep-sizes")
+            for name, input_id, label in GRID_FIELDS:
+                yield Label(f"{label} ({options.size_unit}):" if name == "max_size" else f"{label}:")
+                yield Input(values[name], id=input_id, tooltip="Comma-separated: every combination is swept")
             yield ProgressBar(id="sweep-progress", show_eta=False)
         with VerticalScroll():
             yield DataTable(id="sweep-table", cursor_type="row", zebra_stripes=True)
@@ -146,8 +176,7 @@ class SweepScreen(Screen):
     # -- running ---------------------------------------------------------------------------
     def action_run(self) -> None:
         try:
-            sizes = parse_sizes(self.query_one("#sweep-sizes", Input).value)
-            settings = settings_grid(self.options, {"max_size": sizes})
+            settings = settings_grid(self.options, self.grid())
         except ValueError as error:
             self.notify(str(error), title="Cannot sweep", severity="error", markup=False)
             return
@@ -163,6 +192,18 @@ class SweepScreen(Screen):
 
         self.sweeping.start(run, "sweep the explored directory")
 
+    def grid(self) -> dict[str, list[object]]:
+        """The values listed per field (ValueError for a bad one)."""
+        def read(input_id: str) -> str:
+            return self.query_one(f"#{input_id}", Input).value
+
+        return {
+            "strategy": list(parse_choices(read("sweep-strategy"), STRATEGIES, "strategy")),
+            "context_mode": list(parse_choices(read("sweep-context"), CONTEXT_MODES, "context")),
+            "max_size": list(parse_sizes(read("sweep-sizes"))),
+            "overlap_lines": list(parse_sizes(read("sweep-overlap"), 0, "overlap")),
+        }
+
     def _progressed_in_worker(self, done: int, total: int | None, _: object) -> None:
         self.post_message(SweepProgressed(done, total or 0))
 
@@ -171,7 +212,7 @@ class SweepScreen(Screen):
         event.stop()
         self.action_apply()
 
-    @on(Input.Submitted, "#sweep-sizes")
+    @on(Input.Submitted, "#sweep-controls Input")
     def _sizes_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_run()
@@ -190,7 +231,7 @@ class SweepScreen(Screen):
         current = self.options
         for setting in result.settings:
             marker = "*" if setting.options == current else ""
-            table.add_row(*table_cells(setting, marker), key=str(setting.index))
+            table.add_row(*table_cells(setting, marker, result.varied), key=str(setting.index))
         self.query_one("#sweep-chart", Static).update(sweep_chart(result))
         progress = self.query_one("#sweep-progress", ProgressBar)
         progress.update(total=max(1, result.files), progress=result.files)
@@ -231,7 +272,8 @@ class SweepScreen(Screen):
         if options is None:
             return
         self.post_message(SettingChosen(options))
-        self.notify(f"Using max size {options.max_size} {options.size_unit}", timeout=3, markup=False)
+        self.notify(f"Using {grid_label(options, self.result.varied if self.result else [])}", timeout=3,
+                    markup=False)
 
     def action_save(self) -> None:
         options = self.chosen

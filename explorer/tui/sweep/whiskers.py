@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from explorer.display import grid_label
 from explorer.engine.retrieval import HEADLINE_METRICS, Estimate, EvalResult, SettingEval
 from explorer.engine.retrieval.recommend import Recommendation
 
@@ -69,8 +70,8 @@ def comparison_mark(setting: SettingEval, metric: str, is_reference: bool) -> tu
 
 
 def setting_label(result: EvalResult, setting: SettingEval) -> str:
-    """The values of the fields that vary in the grid (``500``, ``1000 lines``)."""
-    return " ".join(str(getattr(setting.options, name)) for name in result.varied)
+    """The setting by the fields that vary in the grid (``500``, ``1,000 · lines``)."""
+    return grid_label(setting.options, result.varied)
 
 
 NO_QUERIES = ("No queries: no function, method or class here has a doc of 8 words or more, so there is "

@@ -32,6 +32,20 @@ class LazyTree(Tree[Data], Generic[Data]):
         # Cursor moves made for the caller, not by the user: not announced. Counted per
         # node, since several can be pending when the app is busy (teach mode playing fast).
         self.quiet_moves: Counter[int] = Counter()
+        #: The root the cursor was put on when the tree was cleared (see :meth:`clear`).
+        self.cleared_root: int | None = None
+
+    def clear(self) -> LazyTree[Data]:
+        """No nodes but the root. The old cursor row would otherwise highlight, and announce,
+        whatever node of the new tree lands on it (opening a file would move the source cursor
+        there): the cursor goes to the root, quietly."""
+        super().clear()
+        if self.cursor_line > 0:
+            # The Tree may highlight the root more than once while it rebuilds its lines:
+            # every highlight of it is quiet until the cursor is elsewhere.
+            self.cleared_root = self.root.id
+            self.cursor_line = 0
+        return self
 
     # -- for subclasses ---------------------------------------------------------------------
     def populate(self, node: TreeNode[Data]) -> None:
@@ -58,6 +72,9 @@ class LazyTree(Tree[Data], Generic[Data]):
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Data]) -> None:
         event.stop()
+        if event.node.id == self.cleared_root:
+            return
+        self.cleared_root = None
         if self.quiet_moves[event.node.id] > 0:
             self.quiet_moves[event.node.id] -= 1
             return

@@ -5,6 +5,8 @@ A Line-API widget, so a file cut into 20,000 tiny chunks scrolls as fast as one 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
@@ -15,6 +17,7 @@ from textual.strip import Strip
 
 from explorer.engine.quality import TINY_NWS
 from explorer.engine.model import Chunk
+from explorer.engine.problems import PROBLEM_KINDS, Problem, problems_by_chunk
 from explorer.engine.structure import FileStructure
 from explorer.engine.structure.entities import NON_SCOPE_TYPES
 from explorer.engine.text import display_line
@@ -35,9 +38,23 @@ def size_bar(size: int, limit: int, cells: int = BAR_CELLS) -> str:
     return ("█" * full + (_EIGHTHS[part] if part else "")).ljust(cells)
 
 
-def chunk_flags(chunk: Chunk, limit: int) -> list[tuple[str, str]]:
-    """Short flags for a chunk, each with the component class that colours it."""
+#: Flags of the problems the chunk's own fields do not show (tiny and forced cuts do).
+PROBLEM_FLAGS = {"split": "split", "too-big": "bigdef", "embedded": "emb>"}
+
+
+def chunk_flags(chunk: Chunk, limit: int, problems: Sequence[Problem] = ()) -> list[tuple[str, str]]:
+    """Short flags for a chunk, each with the component class that colours it; ``problems``:
+    the chunk's (:mod:`explorer.engine.problems`), for what its fields do not tell."""
     flags = []
+    for problem in sorted(problems, key=lambda p: PROBLEM_KINDS.index(p.kind)):  # the worst first
+        if problem.kind == "dangling":  # `ends=`: the chunk ends on an opener
+            flags.append((f"ends{problem.token}", "chunk-list--over"))
+        elif problem.kind == "closer":  # `starts}`
+            flags.append((f"starts{problem.token}", "chunk-list--over"))
+        elif problem.kind in PROBLEM_FLAGS:
+            flag = (PROBLEM_FLAGS[problem.kind], "chunk-list--tiny")
+            if flag not in flags:
+                flags.append(flag)
     if chunk.size > limit:
         flags.append(("over", "chunk-list--over"))
     if chunk.nws < TINY_NWS:
@@ -120,6 +137,7 @@ class ChunkList(ScrollView, can_focus=True):
         self.chunking: Chunking | None = None
         self.structure: FileStructure | None = None
         self.cursor: int | None = None
+        self.problems: tuple[tuple[Problem, ...], ...] = ()
         self.empty_message = "no chunks"
         #: Rows by (chunk index, under the cursor, width), and the pane's base style.
         self.rows = LineCache[tuple[int, bool, int], Strip](self, 512)
@@ -129,6 +147,9 @@ class ChunkList(ScrollView, can_focus=True):
         """Show a chunking (``structure``: the file's, for what each chunk defines)."""
         self.chunking = chunking
         self.structure = structure
+        found = chunking.problems if chunking is not None else None
+        #: Each chunk's problems (empty when they were not looked for).
+        self.problems = problems_by_chunk(found) if found is not None else ()
         count = len(chunking.chunks) if chunking else 0
         if self.cursor is not None and self.cursor >= count:
             self.cursor = None
@@ -204,7 +225,8 @@ class ChunkList(ScrollView, can_focus=True):
         text.append(f" {chunk.size:>6} ", style("chunk-list--size", partial=True))
         embedded = "chunk-list--bar-over" if chunk.embedded_size > limit else "chunk-list--size"
         text.append(f"{chunk.embedded_size:>6}  ", style(embedded, partial=True))
-        for flag, component in chunk_flags(chunk, limit):
+        problems = self.problems[index] if index < len(self.problems) else ()
+        for flag, component in chunk_flags(chunk, limit, problems):
             text.append(flag, style(component, partial=True))
             text.append(" ")
         text.append(display_line(chunk_entities(chunk, self.structure))[0], style("chunk-list--entities", partial=True))

@@ -1,0 +1,1 @@
+"""The repository view: every file with its chunking problems, worst first."""

@@ -1,0 +1,275 @@
+"""The repository view: every file of the explored directory with its chunking problems.
+
+The files are chunked with the explorer's parameters in worker processes
+(:mod:`.scan`); rows appear as files finish. The upper list holds the files (worst
+first, or by count or path), the lower one the problems of the file under the
+cursor. ``f``/``l`` filter by kind and language, ``s`` changes the order, Enter
+closes the view and opens the file at the problem. The screen's result
+(:class:`RepositoryClosed`) hands the scan back to the explorer, which shows the
+problem chosen, walks the same problems with ``n``/``p`` and gives the scan to the
+view when it opens again (a complete scan of the same parameters is not redone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Header, Static
+from textual.worker import get_current_worker
+
+from explorer.engine.options import ChunkOptions
+from explorer.engine.problems import DESCRIPTIONS, PROBLEM_KINDS
+
+from .. import heap
+from ..literal import literal, visible
+from ..explorer_state import explorer_state
+from ..failures import describe_failure
+from ..wording import counted
+from ..widgets.footer import KeyFooter
+from .files import FileRows
+from .model import RepositoryModel, ScannedFile, WalkStop
+from .problems import ProblemRows
+from ..widgets.rows import RowList
+from .scan import RepositoryScanFailed, RepositoryScanned, scan
+
+
+@dataclass(frozen=True)
+class RepositoryClosed:
+    """What the view hands back when it closes: its scan, and the problem to show (or None)."""
+
+    model: RepositoryModel
+    stop: WalkStop | None
+
+
+class RepositoryScreen(Screen[RepositoryClosed]):
+    """Files and their chunking problems under the explorer's parameters."""
+
+    #: Worker processes for the scan (None: every core). Tests use 1 (no process pool).
+    jobs: int | None = None
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="repository.open", tooltip="Open the file at the problem"),
+        Binding("f", "kind(1)", "Kind", id="repository.kind", tooltip="Show only one kind of problem (cycles)"),
+        Binding("F", "kind(-1)", "Kind back", show=False, id="repository.kind_back",
+                tooltip="The previous kind of problem"),
+        Binding("l", "language(1)", "Language", id="repository.language",
+                tooltip="Show only one language (cycles)"),
+        Binding("s", "sort", "Sort", id="repository.sort", tooltip="Worst first, most problems first, or by path"),
+        Binding("r", "rescan", "Rescan", id="repository.rescan",
+                tooltip="Chunk every file again (after editing files)"),
+        Binding("escape", "leave", "Explorer", id="repository.leave", tooltip="Back to the explorer"),
+    ]
+
+    DEFAULT_CSS = """
+    RepositoryScreen {
+        #repository-status { height: auto; padding: 0 1; color: $text-muted; }
+        #repository-files { height: 1fr; }
+        #repository-problems { height: 40%; }
+        #repository-files, #repository-problems {
+            border: round $panel-lighten-2;
+            border-title-color: $text-muted;
+            border-title-style: bold;
+        }
+        #repository-files:focus, #repository-problems:focus { border: round $accent; }
+    }
+    """
+
+    def __init__(self, model: RepositoryModel | None = None) -> None:
+        super().__init__()
+        #: The scan shown (a former one is shown again, and scanned again only when stale).
+        self.model = model or RepositoryModel(ChunkOptions())
+        self.reused = model is not None
+        #: Whether the user moved the file cursor (else it stays on the worst file while rows arrive).
+        self.user_moved = False
+        #: Bumped for every scan; batches of older scans are dropped.
+        self.generation = 0
+        self.done = 0
+        self.total = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="▦")
+        yield Static(id="repository-status")
+        yield FileRows(self.model, id="repository-files")
+        yield ProblemRows(id="repository-problems")
+        yield KeyFooter()
+
+    @property
+    def files(self) -> FileRows:
+        return self.query_one(FileRows)
+
+    @property
+    def problem_rows(self) -> ProblemRows:
+        return self.query_one(ProblemRows)
+
+    def on_mount(self) -> None:
+        self.title = "Repository"
+        self.sub_title = visible(explorer_state(self).root)
+        if self.reused and self.model.complete and self.current:
+            self.total = len(self.model.files) + len(self.model.failed)
+            self._refresh_lists(None)
+        else:
+            self.start_scan()
+        self.files.focus()
+
+    def on_screen_resume(self) -> None:
+        if self.is_mounted and self.model.options != explorer_state(self).options:
+            self.start_scan()  # the parameters changed in the explorer: these problems are stale
+
+    # -- scanning ----------------------------------------------------------------------------------
+    @property
+    def scanning(self) -> bool:
+        return not self.model.complete
+
+    @property
+    def current(self) -> bool:
+        """Whether the problems listed are those of the explorer's parameters now."""
+        return self.model.options == explorer_state(self).options
+
+    def start_scan(self) -> None:
+        state = explorer_state(self)
+        self.generation += 1
+        old = self.model
+        self.model = RepositoryModel(state.options, language=old.language, kind=old.kind, sort=old.sort)
+        if old.files:
+            heap.release()  # the former results are dropped: their cycles must be freed, not frozen
+        self.files.model = self.model
+        self.done = self.total = 0
+        self.user_moved = False
+        self.files.empty_message = "scanning…"
+        self._refresh_lists(keep=None)
+        job = partial(scan, state.root, state.walk_options, state.options, self.jobs, self.generation,
+                      self.post_message)
+        generation = self.generation
+
+        def work() -> None:
+            worker = get_current_worker()
+            try:
+                job(lambda: worker.is_cancelled)
+            except Exception as error:  # shown in the view; the explorer keeps working
+                if not worker.is_cancelled:
+                    self.post_message(RepositoryScanFailed(f"The scan failed: {describe_failure(error)}", generation))
+
+        self.run_worker(work, name="repository scan", group="repository", exclusive=True, thread=True,
+                        exit_on_error=False, description="find the chunking problems of every file")
+
+    @on(RepositoryScanned)
+    def _scanned(self, message: RepositoryScanned) -> None:
+        if message.generation != self.generation:
+            return
+        # The cursor stays on the worst file as rows arrive, unless the user moved it.
+        keep = self.files.current if self.user_moved else None
+        self.model.add(message.files, message.failed)
+        # The scan's results live until the next scan: out of the collector's sight, or every
+        # full collection walks tens of thousands of problems (see heap.py).
+        heap.keep()
+        self.done, self.total = message.done, message.total
+        if message.finished:
+            self.model.complete = True
+            self.files.empty_message = "no problems found" if self.model.files else "no files to chunk"
+        self._refresh_lists(keep)
+
+    @on(RepositoryScanFailed)
+    def _scan_failed(self, message: RepositoryScanFailed) -> None:
+        if message.generation == self.generation:
+            self.model.complete = True
+            self.files.empty_message = message.reason
+            self._refresh_lists(None)
+            self.notify(message.reason, title="Scan failed", severity="error", markup=False)
+
+    # -- showing -------------------------------------------------------------------------------------
+    def _refresh_lists(self, keep: ScannedFile | None) -> None:
+        rows = self.model.rows()
+        cursor = rows.index(keep) if keep is not None and keep in rows else 0
+        self.files.set_count(len(rows), cursor)
+        self.files.border_title = f"Files with problems ({len(rows):,})"
+        self._show_problems()
+        self._status()
+
+    def _show_problems(self, cursor: int = 0) -> None:
+        file = self.files.current
+        rows = self.problem_rows
+        if file is None:
+            rows.show([])
+            rows.border_title = "Problems"
+            return
+        rows.show(self.model.problems(file), cursor)
+        rows.border_title = literal(f"Problems in {file.rel} ({len(rows.problems):,})")  # a name is never markup
+
+    def _status(self) -> None:
+        model = self.model
+        options = model.options
+        progress = (f"scanning {self.done:,}/{self.total:,} files" if self.scanning
+                    else f"{self.total:,} files scanned")
+        failed = f", {len(model.failed)} failed" if model.failed else ""
+        totals = model.totals()
+        counts = " ".join(f"{kind} {totals[kind]:,}" for kind in PROBLEM_KINDS)
+        settings = f"max {options.max_size:,} {options.size_unit}, context {options.context_mode}, " \
+                   f"overlap {options.overlap_lines}, {options.strategy}"
+        lines = [
+            f"{progress}{failed} · {settings}",
+            f"problems: {counts}",
+            f"showing: {model.describe_filters()}"
+            + (f" — {DESCRIPTIONS[model.kind]}" if model.kind else ""),
+        ]
+        self.query_one("#repository-status", Static).update(Text("\n".join(lines)))
+
+    @on(RowList.CursorMoved, "#repository-files")
+    def _file_moved(self, event: RowList.CursorMoved) -> None:
+        event.stop()
+        self.user_moved = True
+        self._show_problems()
+
+    @on(RowList.CursorMoved, "#repository-problems")
+    def _problem_moved(self, event: RowList.CursorMoved) -> None:
+        event.stop()
+
+    # -- actions -------------------------------------------------------------------------------------
+    def action_kind(self, step: int) -> None:
+        keep = self.files.current
+        self.model.cycle_kind(step)
+        self._refresh_lists(keep)
+
+    def action_language(self, step: int) -> None:
+        keep = self.files.current
+        self.model.cycle_language(step)
+        self._refresh_lists(keep)
+
+    def action_sort(self) -> None:
+        keep = self.files.current
+        self.model.cycle_sort()
+        self._refresh_lists(keep)
+
+    def action_rescan(self) -> None:
+        self.start_scan()
+
+    def chosen(self) -> WalkStop | None:
+        """The problem Enter opens: the one under the cursor of the problem list, else the
+        file's first."""
+        file = self.files.current
+        if file is None:
+            return None
+        problems = self.problem_rows.problems
+        if not problems:
+            return None
+        index = self.problem_rows.cursor if self.focused is self.problem_rows else 0
+        return WalkStop(file, problems[min(index, len(problems) - 1)])
+
+    def action_open(self) -> None:
+        stop = self.chosen()
+        if stop is None:
+            self.notify("No problem to open here", severity="warning", markup=False)
+            return
+        self.dismiss(RepositoryClosed(self.model, stop))
+
+    def action_leave(self) -> None:
+        self.dismiss(RepositoryClosed(self.model, None))
+
+    def describe(self) -> str:
+        """One line about the scan (for the explorer's notices)."""
+        return f"{counted(len(self.model.walk()), 'problem')} in {counted(len(self.model.rows()), 'file')}"
