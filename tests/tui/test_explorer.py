@@ -184,18 +184,18 @@ async def test_next_and_previous_chunk_follow_into_the_source(project: Path):
         source = screen.query_one(SourceView)
         chunk_list = screen.query_one(ChunkList)
         detail = screen.query_one(ChunkDetail)
-        await pilot.press("right_square_bracket", "right_square_bracket")
+        await pilot.press("full_stop", "full_stop")
         chunk = app.document.chunks[2]
         assert chunk_list.cursor == 2
         assert source.selected_chunk == 2
         assert source.cursor_line == chunk.line_range.start
         assert detail.shown is chunk
         assert detail.lines[0][0].startswith(f"Chunk 3 of {len(app.document.chunks)}")
-        await pilot.press("left_square_bracket")
+        await pilot.press("comma")
         assert chunk_list.cursor == 1 and source.selected_chunk == 1
         # The last chunk is reachable and the view scrolls to it.
         for _ in range(len(app.document.chunks)):
-            await pilot.press("right_square_bracket")
+            await pilot.press("full_stop")
         last = app.document.chunks[-1]
         assert chunk_list.cursor == len(app.document.chunks) - 1
         assert source.scroll_y <= last.line_range.start < source.scroll_y + source.scrollable_content_region.height

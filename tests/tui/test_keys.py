@@ -125,11 +125,11 @@ async def test_the_footer_drops_whole_keys_and_keeps_help_and_quit(project: Path
             extra = 2 if key.has_class("-command-palette") else 0
             assert key.outer_size.width == key_width(key.key_display, key.description, key.has_class("-compact")) + extra
         shown = [key.description for key in keys if not key.has_class("-command-palette")]
-        everything = ["Size+", "Size-", "Teach", "Compare", "Zoom", "Next", "Prev"]
+        everything = ["Size+", "Size-", "Teach", "Compare", "Zoom", "Next problem", "Find", "Repository", "Next"]
         kept = [name for name in everything if name in shown]
         assert kept == everything[: len(kept)], "the least used keys go first"
         if width >= 160:
-            assert "Export" in shown
+            assert "Overlap+" in shown
 
 
 def test_fit_leaves_out_the_last_keys_first_and_the_pinned_ones_last():
@@ -153,7 +153,7 @@ async def test_side_panes_collapse_and_the_focused_pane_maximizes(project: Path)
         assert not left.display and source.size.width > wide
         await pilot.press("1")  # focusing a hidden pane shows it again
         await pilot.pause()
-        assert left.display and screen.focused is screen.query_one("#files")
+        assert left.display and screen.focused is screen.query_one("#files-tree")
         await pilot.press("2", "z")
         await pilot.pause()
         assert screen.maximized is source and source.outer_size.width == SIZE[0]

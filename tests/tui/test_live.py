@@ -142,7 +142,7 @@ async def test_export_to_an_unwritable_place_says_why_and_writes_nothing(project
         assert failure.severity == "error"
         assert not target.exists()
         # The explorer carries on.
-        await pilot.press("right_square_bracket")
+        await pilot.press("full_stop")
         assert app.document is not None
 
 

@@ -35,7 +35,7 @@ async def loaded(pilot) -> None:
 def test_main_screen(snap_compare):
     async def run_before(pilot):
         await loaded(pilot)
-        await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+        await pilot.press("full_stop", "full_stop", "full_stop")
         await pilot.pause(0.1)
 
     assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
@@ -95,7 +95,7 @@ def _fixed_titles(pilot) -> None:
 
 async def _explorer(pilot) -> None:
     await loaded(pilot)
-    await pilot.press("n", "n")
+    await pilot.press("full_stop", "full_stop")
     await pilot.pause(0.1)
 
 
