@@ -112,7 +112,7 @@ def test_table_and_chart(project, capsys):
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
     header = next(line for line in lines if "chunks" in line and "tiny%" in line)
-    for column in ("max", "median", "p95", "over%", "split defs", "doc_split%", "index"):
+    for column in ("max", "median", "p95", "over%", "cut too big", "split (fit)", "doc_split%", "index"):
         assert column in header
     rows = [line.split() for line in lines if line.split()[:2] in (["1", "60"], ["2", "300"])]
     assert len(rows) == 4  # a table row and a chart row per setting
