@@ -18,7 +18,6 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
-from screenshots import SIZE, to_png  # noqa: E402
 from screenshots_teach import make_app, save, wait_for  # noqa: E402
 
 from explorer.engine.options import ChunkOptions  # noqa: E402
@@ -27,6 +26,7 @@ from explorer.tui.queries.screen import QueriesScreen  # noqa: E402
 from explorer.tui.queries.table import QueryTable  # noqa: E402
 from explorer.tui.sweep.retrieval import RetrievalPanel  # noqa: E402
 from explorer.tui.sweep.screen import SweepScreen  # noqa: E402
+from screenshots import SIZE, to_png  # noqa: E402
 
 ROOT = REPO / "explorer"
 __all__ = ["to_png"]

@@ -30,6 +30,7 @@ from explorer.tui.teach.screen import TeachScreen  # noqa: E402
 
 sys.path.insert(0, str(REPO / "scripts"))
 from screenshots import SIZE, to_png  # noqa: E402  (the explorer's screenshots: same size, same PNG step)
+
 TEACH_OPTIONS = ChunkOptions(max_size=500)
 
 #: Teach-mode pictures: (file stem, which step: (action, first node kind or None, occurrence)).

@@ -14,12 +14,17 @@ from ..engine.batch import default_jobs
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
-    HEADLINE_METRICS, EvalConfig, EvalResult, QueryFileError, QuerySpec, parse_query_lines,
+    HEADLINE_METRICS,
+    EvalConfig,
+    EvalResult,
+    QueryFileError,
+    QuerySpec,
+    parse_query_lines,
 )
 from ..engine.retrieval.evaluate import QUERY_SOURCES
 from ..engine.retrieval.hybrid import DEFAULT_RRF_K
-from ..engine.retrieval.recommend import recommend
 from ..engine.retrieval.ranking import Retriever
+from ..engine.retrieval.recommend import recommend
 from ..workspace.evaluate import evaluate_paths
 from ..workspace.export import OutputError, tool_version
 from ..workspace.settings import SettingsError
@@ -27,8 +32,17 @@ from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .grid import (
-    DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
-    eval_progress, pick_setting, print_recommendation, save_setting,
+    DEFAULT_BUDGETS,
+    add_axes,
+    add_objective,
+    budget_config,
+    build_settings,
+    check_save_target,
+    console,
+    eval_progress,
+    pick_setting,
+    print_recommendation,
+    save_setting,
 )
 from .report import _printable, plural, say, stderr_is_terminal, warn_about_walk
 
@@ -215,8 +229,7 @@ def make_retriever(args: argparse.Namespace, tokenizer: str | None = None) -> Re
         raise UsageError(f"the {kind} retriever needs --embed-url and --embed-model")
     if args.embed_timeout <= 0:
         raise UsageError("--embed-timeout must be above 0")
-    from ..engine.retrieval.embeddings import (EmbeddingClient, EmbeddingEndpoint, EmbeddingRetriever,
-                                               VectorCache)
+    from ..engine.retrieval.embeddings import EmbeddingClient, EmbeddingEndpoint, EmbeddingRetriever, VectorCache
 
     api_key = None
     if args.embed_api_key_env:

@@ -24,8 +24,17 @@ from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .grid import (
-    DEFAULT_BUDGETS, add_axes, add_objective, budget_config, build_settings, check_save_target, console,
-    eval_progress, pick_setting, print_recommendation, save_setting,
+    DEFAULT_BUDGETS,
+    add_axes,
+    add_objective,
+    budget_config,
+    build_settings,
+    check_save_target,
+    console,
+    eval_progress,
+    pick_setting,
+    print_recommendation,
+    save_setting,
 )
 from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
 

@@ -26,8 +26,23 @@ from typing import Any
 
 from .batch_pool import run_here, run_pool
 from .batch_task import (
-    BINARY, CRASH, ERROR, NOT_TEXT, OPTIONS, READ, TASK_BYTES, TASK_FILES, TIMEOUT, UNDECODABLE, UNSUPPORTED, Analyzer,
-    BatchFile, BatchResult, BatchSettings, ProgressCallback, tasks_of,
+    BINARY,
+    CRASH,
+    ERROR,
+    NOT_TEXT,
+    OPTIONS,
+    READ,
+    TASK_BYTES,
+    TASK_FILES,
+    TIMEOUT,
+    UNDECODABLE,
+    UNSUPPORTED,
+    Analyzer,
+    BatchFile,
+    BatchResult,
+    BatchSettings,
+    ProgressCallback,
+    tasks_of,
 )
 from .files import DEFAULT_MAX_BYTES
 from .options import ChunkOptions

@@ -20,8 +20,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .batch_task import (
-    TASK_FILES, BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, TaskFeed, chunk_task, crashed,
-    errored, tasks_of,
+    TASK_FILES,
+    BatchFile,
+    BatchResult,
+    BatchSettings,
+    InOrder,
+    ProgressCallback,
+    Task,
+    TaskFeed,
+    chunk_task,
+    crashed,
+    errored,
+    tasks_of,
 )
 
 

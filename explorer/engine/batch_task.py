@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from .containers.notebook import NotebookError
 from .files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from .model import Chunk
 from .options import ChunkOptions
-from .containers.notebook import NotebookError
 from .parse import ParsedFile, UnsupportedLanguageError
 from .text import BinaryContentError
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
 import time
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any

@@ -27,8 +27,20 @@ from collections.abc import Generator, Iterator
 from typing import Any, cast
 
 from .batch_task import (
-    TASK_FILES, BatchFile, BatchResult, BatchSettings, InOrder, ProgressCallback, Task, TaskFeed, chunk_task, crashed,
-    read_failed, read_source, tasks_of, timed_out,
+    TASK_FILES,
+    BatchFile,
+    BatchResult,
+    BatchSettings,
+    InOrder,
+    ProgressCallback,
+    Task,
+    TaskFeed,
+    chunk_task,
+    crashed,
+    read_failed,
+    read_source,
+    tasks_of,
+    timed_out,
 )
 
 #: Added to a task's deadline (scheduling, a worker's first imports).

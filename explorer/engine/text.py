@@ -11,11 +11,11 @@ does for those three), so line numbers agree with ``text.splitlines()``.
 from __future__ import annotations
 
 import re
-from itertools import accumulate
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:

@@ -8,25 +8,26 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Iterable
 from contextlib import aclosing
 from functools import partial
 
 from textual import work
-from collections.abc import Iterable
-
 from textual.app import App, SystemCommand
-from textual.screen import Screen
 from textual.binding import Binding
 from textual.reactive import var
+from textual.screen import Screen
 
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
-from .commands import ExplorerCommands
-from .file_finder import FileFinder
 from .chunk_export import default_export_path, export_document, export_tree
+from .commands import ExplorerCommands
+from .document_service import DocumentService
+from .file_finder import FileFinder
+from .jobs import JobRun, LatestJob
 from .literal import visible
 from .messages import (
     ChunkingFailed,
@@ -41,16 +42,14 @@ from .messages import (
     OptionsChanged,
     SettingChosen,
 )
+from .processes import start_resource_tracker
 from .screens.explore import ExploreScreen
 from .screens.export_dialog import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
+from .screenshot import save_screenshot
 from .state import Document, needs_reparse
 from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
-from .processes import start_resource_tracker
-from .screenshot import save_screenshot
 from .wording import counted
-from .document_service import DocumentService
-from .jobs import JobRun, LatestJob
 
 #: Step of the +/- keys per size unit.
 SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}

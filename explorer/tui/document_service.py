@@ -28,7 +28,7 @@ from explorer.engine.text import SourceText
 from .failures import describe_failure
 from .jobs import JobRun, LatestJob
 from .messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
-from .state import ChunkLayout, Chunking, ChunkStats, Document, LoadedFile, display_path, longest_line
+from .state import Chunking, ChunkLayout, ChunkStats, Document, LoadedFile, display_path, longest_line
 from .widgets.source.highlight import lexer_for
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from textual.message import Message
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from .failures import describe_failure

@@ -13,8 +13,16 @@ from dataclasses import dataclass, field, replace
 
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
-    EvalConfig, EvalProgress, EvalResult, Prepared, QueryFileError, QuerySpec, Retriever, SettingEval,
-    evaluate_prepared, prepare,
+    EvalConfig,
+    EvalProgress,
+    EvalResult,
+    Prepared,
+    QueryFileError,
+    QuerySpec,
+    Retriever,
+    SettingEval,
+    evaluate_prepared,
+    prepare,
 )
 from ..engine.retrieval.queries import normalize_path
 from .sources import read_sources

@@ -11,8 +11,8 @@ from pathlib import Path
 import bpe_openai
 import pytest
 
-from explorer.workspace.settings import SETTINGS_FILE, save_settings
 from explorer.engine.options import ChunkOptions
+from explorer.workspace.settings import SETTINGS_FILE, save_settings
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 

@@ -14,6 +14,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
 import pytest
 
 from explorer import Chunk

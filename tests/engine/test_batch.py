@@ -9,8 +9,19 @@ import pytest
 import explorer
 from explorer.engine.analyzers import analyze_metrics
 from explorer.engine.batch import (
-    BINARY, CRASH, ERROR, OPTIONS, READ, TASK_BYTES, TASK_FILES, TIMEOUT, UNDECODABLE, BatchFile, chunk_batch,
-    chunk_batch_stream, tasks_of,
+    BINARY,
+    CRASH,
+    ERROR,
+    OPTIONS,
+    READ,
+    TASK_BYTES,
+    TASK_FILES,
+    TIMEOUT,
+    UNDECODABLE,
+    BatchFile,
+    chunk_batch,
+    chunk_batch_stream,
+    tasks_of,
 )
 
 PY = "import os\n\n\ndef f(x):\n    return x + 1\n\n\nclass A:\n    def m(self):\n        return [1, 2, 3]\n"

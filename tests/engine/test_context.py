@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from structure_helpers import parse, span_of
 
 from explorer.engine import context as context_module
 from explorer.engine.context import MAX_DEFINES, make_context_builder, short_path
 from explorer.engine.options import ChunkOptions
 from explorer.engine.structure import extract_structure
-from structure_helpers import parse, span_of
 
 SERVICE = """import { Database } from './db'
 import { Logger } from './log'

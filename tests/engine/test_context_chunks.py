@@ -9,13 +9,13 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from structure_helpers import STRUCTURE_FIXTURES, parse
 
 import explorer
 from explorer.engine.context import MAX_SCOPE, make_context_builder
 from explorer.engine.options import ChunkOptions
 from explorer.engine.structure import extract_structure
 from explorer.engine.structure.entities import NON_SCOPE_TYPES
-from structure_helpers import STRUCTURE_FIXTURES, parse
 
 FIXTURES = sorted(p.name for p in STRUCTURE_FIXTURES.iterdir())
 

@@ -10,11 +10,11 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the Ray engine needs the [ray] extra")
 
+from test_batch import GO, PY, TS, make_files  # noqa: E402
+
 import explorer  # noqa: E402
 from explorer.cli.main import main  # noqa: E402
 from explorer.engine.batch import CRASH, READ, TIMEOUT, BatchFile, chunk_batch  # noqa: E402
-
-from test_batch import GO, PY, TS, make_files  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)

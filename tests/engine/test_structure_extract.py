@@ -8,13 +8,13 @@ import inspect
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from structure_helpers import extract, names, one, parse
 
 from explorer.engine.languages import GRAMMARS, UNSAFE_GRAMMARS
 from explorer.engine.structure import ENTITY_TYPES, FULL_LANGUAGES, extract_structure, structure_level
 from explorer.engine.structure.docstrings import comment_doc, is_doc_comment, python_string_doc, trim
 from explorer.engine.structure.specs import compiled_query
 from explorer.engine.structure.specs.generic import classify
-from structure_helpers import extract, names, one, parse
 
 TS_CALCULATOR = """class Calculator {
   add(a: number, b: number): number {

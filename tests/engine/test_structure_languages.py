@@ -9,9 +9,9 @@ matter; ``docstring`` ``None`` means "has none", a string means "equals".
 from __future__ import annotations
 
 import pytest
+from structure_helpers import fixture, names, one, span_of
 
 from explorer.engine.structure import FULL_LANGUAGES, structure_level
-from structure_helpers import fixture, names, one, span_of
 
 CASES = {
     "user_service.py": dict(

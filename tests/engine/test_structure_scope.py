@@ -6,9 +6,10 @@ the entities containing the whole range; those tests assert the fixed behaviour.
 
 from __future__ import annotations
 
+from structure_helpers import extract, names, one, span_of
+
 from explorer.engine.structure import Entity, build_scope_tree
 from explorer.engine.structure.scope import ScopeIndex
-from structure_helpers import extract, names, one, span_of
 
 BIG_CLASS = """class BigClass {
   method1() {

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from structure_helpers import STRUCTURE_FIXTURES, parse
 from tree_sitter import QueryCursor
 
 from explorer.engine.structure.specs import SPECS, compiled_query, walk_plan
 from explorer.engine.structure.walk import root_kind_nodes
-
-from structure_helpers import STRUCTURE_FIXTURES, parse
 
 #: Code where definitions hide: inside expressions, wrappers, case clauses, #if groups, errors.
 TRICKY = {

@@ -11,7 +11,9 @@ from langchain_text_splitters import TextSplitter
 
 from explorer.engine.options import ChunkOptions
 from explorer.integrations.langchain import (
-    ChunkExplorerLoader, ChunkExplorerTextSplitter, split_directory,
+    ChunkExplorerLoader,
+    ChunkExplorerTextSplitter,
+    split_directory,
 )
 from explorer.workspace.ids import chunk_ids
 

@@ -11,9 +11,9 @@ from textual.widgets import DataTable, Input, Static
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.sweep import settings_grid
-from explorer.workspace.sweep import sweep_paths
 from explorer.tui.sweep.screen import SweepScreen, parse_sizes
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
+from explorer.workspace.sweep import sweep_paths
 
 from .helpers import SIZE, make_app, notified, wait_for
 

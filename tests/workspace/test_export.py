@@ -12,7 +12,13 @@ import pytest
 import explorer
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.export import (
-    JsonDocumentWriter, JsonlWriter, OutputError, atomic_writer, file_record, render_json, write_atomic,
+    JsonDocumentWriter,
+    JsonlWriter,
+    OutputError,
+    atomic_writer,
+    file_record,
+    render_json,
+    write_atomic,
 )
 
 SOURCE = "def f():\n    return 1\n\n\nclass A:\n    x = [1, 2]\n"

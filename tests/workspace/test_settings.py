@@ -11,7 +11,12 @@ import pytest
 
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.settings import (
-    SETTINGS_FILE, Settings, SettingsError, find_settings, load_settings, read_settings_file,
+    SETTINGS_FILE,
+    Settings,
+    SettingsError,
+    find_settings,
+    load_settings,
+    read_settings_file,
     save_settings,
 )
 from explorer.workspace.walk import WalkOptions, parse_size

@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from explorer.workspace.settings import (
-    SETTINGS_FILE, SettingsError, load_settings, read_settings_file, settings_from_dict, settings_walk_values,
+    SETTINGS_FILE,
+    SettingsError,
+    load_settings,
+    read_settings_file,
+    settings_from_dict,
+    settings_walk_values,
 )
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 

@@ -7,10 +7,25 @@ import os
 import pytest
 
 from explorer.workspace.walk import (
-    BROKEN_SYMLINK, ENVIRONMENT, EXCLUDED, EXCLUDED_DIR, GITIGNORED, NOT_INCLUDED, NOT_REGULAR,
-    OUTSIDE_ROOT, SYMLINK_LOOP,
-    TOO_LARGE, UNKNOWN_LANGUAGE, Skipped, WalkedFile, WalkOptions, WalkRules, common_root, parse_size,
-    plan, walk,
+    BROKEN_SYMLINK,
+    ENVIRONMENT,
+    EXCLUDED,
+    EXCLUDED_DIR,
+    GITIGNORED,
+    NOT_INCLUDED,
+    NOT_REGULAR,
+    OUTSIDE_ROOT,
+    SYMLINK_LOOP,
+    TOO_LARGE,
+    UNKNOWN_LANGUAGE,
+    Skipped,
+    WalkedFile,
+    WalkOptions,
+    WalkRules,
+    common_root,
+    parse_size,
+    plan,
+    walk,
 )
 
 

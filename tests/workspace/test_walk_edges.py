@@ -8,7 +8,14 @@ import os
 import pytest
 
 from explorer.workspace.walk import (
-    BROKEN_SYMLINK, EXCLUDED, TOO_LARGE, Skipped, WalkedFile, WalkOptions, plan, walk,
+    BROKEN_SYMLINK,
+    EXCLUDED,
+    TOO_LARGE,
+    Skipped,
+    WalkedFile,
+    WalkOptions,
+    plan,
+    walk,
 )
 
 

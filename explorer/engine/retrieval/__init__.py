@@ -14,8 +14,19 @@ from .queries import Query, QueryFileError, QuerySpec, parse_query_lines
 from .ranking import Cancelled, Ranking, Retriever
 from .relevance import HEADLINE_METRICS, METRIC_NAMES, is_hit, score_query
 from .results import (
-    CHUNKING, RETRIEVING, SCORING, EvalConfig, EvalProgress, EvalResult, QueryOutcome, RetrievedChunk, SettingEval,
-    SubsetComparison, compare_on, cut_by, strategy_pairs,
+    CHUNKING,
+    RETRIEVING,
+    SCORING,
+    EvalConfig,
+    EvalProgress,
+    EvalResult,
+    QueryOutcome,
+    RetrievedChunk,
+    SettingEval,
+    SubsetComparison,
+    compare_on,
+    cut_by,
+    strategy_pairs,
 )
 from .statistics import Bootstrap, Estimate
 

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 import bm25s
 import numpy as np
 
-from .ranking import Ranking, StepProgress
 from .code_tokens import CodeTokenizer
+from .ranking import Ranking, StepProgress
 
 
 class BM25Retriever:

@@ -42,16 +42,31 @@ from ..text import SourceText
 from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
 from .masking import Edit, MaskedSource, mask
 from .queries import (
-    DocQueryDraft, Query, QueryFileError, QuerySpec, check_specs, doc_queries, normalize_path, query_key,
+    DocQueryDraft,
+    Query,
+    QueryFileError,
+    QuerySpec,
+    check_specs,
+    doc_queries,
+    normalize_path,
+    query_key,
     unique_texts,
 )
 from .ranking import Cancelled, Retriever
 from .relevance import METRIC_NAMES, RANK_DEPTH, TOP, is_hit, score_query
 from .results import (
-    CHUNKING, RETRIEVING, SCORING, EvalConfig, EvalProgress, EvalResult, QueryOutcome, RetrievedChunk,
+    CHUNKING,
+    RETRIEVING,
+    SCORING,
+    EvalConfig,
+    EvalProgress,
+    EvalResult,
+    QueryOutcome,
+    RetrievedChunk,
     SettingEval,
 )
 from .statistics import Bootstrap
+
 #: The built-in query sources: the code's docs, calls of its functions, uses of its types.
 QUERY_SOURCES: tuple[str, ...] = ("docs", *USE_SOURCES)
 #: A use's query: its line and the lines before it, this many in all.

@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
 from .results import EvalResult
 from .statistics import Bootstrap, Estimate
 

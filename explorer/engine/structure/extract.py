@@ -18,8 +18,8 @@ from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
 
-from ..parse import ParsedFile
 from ..model import Range
+from ..parse import ParsedFile
 from .docstrings import DocFinder, python_docstring_node
 from .entities import Entity, FileStructure
 from .imports import build_exports, build_imports
@@ -27,8 +27,8 @@ from .module_docs import file_docstring, with_inner_doc
 from .scope import ScopeIndex, build_scope_tree
 from .signatures import make_signature
 from .specs import LanguageSpec, compiled_query, spec_for, walk_plan
-from .walk import root_kind_nodes
 from .specs.comments import comment_syntax
+from .walk import root_kind_nodes
 
 #: Node types that name a thing in most grammars (for the generic extraction).
 _NAME_KINDS = ("identifier", "name", "type_identifier", "constant", "word", "simple_identifier")

@@ -15,8 +15,8 @@ from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.per_setting import chunk_setting
 from explorer.engine.quality import FileMetrics, GroupSummary, measure_file, summarize
 
-from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile
 from ..document_service import structure_of
+from ..state import Chunking, ChunkLayout, ChunkStats, LoadedFile
 
 #: What the second side is: the line-packing baseline, or the AST chunker with other parameters.
 BASELINE = "baseline"

@@ -26,10 +26,10 @@ from textual.widgets import Header, Static
 
 from explorer.engine.options import ChunkOptions
 
+from ..explorer_state import explorer_state
 from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..state import Document, LoadedFile
-from ..explorer_state import explorer_state
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict

@@ -15,7 +15,6 @@ from textual.widgets.selection_list import Selection
 from explorer.display import grid_label
 from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
 
-
 #: The fields the picker offers to vary, shown in every label.
 PICKED_FIELDS = ("size_unit", "strategy", "overlap_lines", "context_mode")
 

@@ -7,8 +7,8 @@ from rich.text import Text
 from explorer.engine.problems import PROBLEM_KINDS
 
 from ..literal import visible
-from .model import RepositoryModel, ScannedFile
 from ..widgets.rows import RowList
+from .model import RepositoryModel, ScannedFile
 
 #: Column headers of the kinds (the kind names are longer than their counts).
 KIND_HEADERS = {

@@ -27,15 +27,15 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.problems import DESCRIPTIONS, PROBLEM_KINDS
 
 from .. import heap
-from ..literal import literal, visible
 from ..explorer_state import explorer_state
 from ..failures import describe_failure
-from ..wording import counted
+from ..literal import literal, visible
 from ..widgets.footer import KeyFooter
+from ..widgets.rows import RowList
+from ..wording import counted
 from .files import FileRows
 from .model import RepositoryModel, ScannedFile, WalkStop
 from .problems import ProblemRows
-from ..widgets.rows import RowList
 from .scan import RepositoryScanFailed, RepositoryScanned, scan
 
 

@@ -7,7 +7,6 @@ to the same place, quietly, so they do not echo it back.
 
 from __future__ import annotations
 
-
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,15 +19,19 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.problems import Problem
 from explorer.engine.regions import describe_regions
 
-from ..messages import (
-    AnonymousNodesToggled, AstNodeSelected, ChunkSelected, EntitySelected, FileChosen, SourceCursorMoved,
-)
-
+from ..explorer_state import ExplorerState, explorer_state
 from ..literal import literal, visible
+from ..messages import (
+    AnonymousNodesToggled,
+    AstNodeSelected,
+    ChunkSelected,
+    EntitySelected,
+    FileChosen,
+    SourceCursorMoved,
+)
 from ..repository.model import RepositoryModel, WalkStop
 from ..repository.screen import RepositoryClosed, RepositoryScreen
 from ..state import Document, display_path
-from ..explorer_state import ExplorerState, explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
@@ -39,7 +42,6 @@ from ..widgets.params.panel import ParamsPanel
 from ..widgets.params.stats import StatsPanel, limit_text
 from ..widgets.scope.tree import ScopeTree
 from ..widgets.source.view import SourceView
-
 
 #: The side each pane lives in (the source is always shown).
 _SIDES = {"files": "left", "ast": "left", "scope": "left", "params": "right", "chunks": "right", "detail": "right"}

@@ -31,10 +31,10 @@ from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
 from explorer.engine.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from explorer.workspace.sweep import sweep_paths
 
+from ..explorer_state import explorer_state
 from ..jobs import LatestJob
 from ..literal import visible
 from ..messages import SettingChosen
-from ..explorer_state import explorer_state
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 from .retrieval import RetrievalPanel

@@ -22,8 +22,8 @@ from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.text import WHITESPACE
 from explorer.engine.trace import TraceStep, trace_parsed
 
-from ..state import ChunkLayout, Chunking, ChunkStats, LoadedFile, needs_reparse
 from ..document_service import structure_of
+from ..state import Chunking, ChunkLayout, ChunkStats, LoadedFile, needs_reparse
 
 #: The kinds of decision ``[`` / ``]`` jump between: name -> (actions, what the footer says).
 DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {

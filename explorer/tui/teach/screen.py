@@ -26,18 +26,27 @@ from textual.widgets import Header, Static
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import TraceStep
 
+from ..explorer_state import explorer_state
 from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..messages import AstNodeSelected
 from ..state import Document, LoadedFile
-from ..explorer_state import explorer_state
 from ..widgets.ast.tree import AstTree
 from ..widgets.footer import KeyFooter
 from .gauge import WindowGauge
 from .messages import TimelinePicked, TraceFailed, TraceReady
 from .model import (
-    DECISION_KINDS, DEFAULT_SPEED, KIND_ORDER, SPEEDS, TraceCancelled, TraceRun, compute_run, first_step_about,
-    load_file, node_for_step, step_near,
+    DECISION_KINDS,
+    DEFAULT_SPEED,
+    KIND_ORDER,
+    SPEEDS,
+    TraceCancelled,
+    TraceRun,
+    compute_run,
+    first_step_about,
+    load_file,
+    node_for_step,
+    step_near,
 )
 from .narration import StepNarration
 from .source import TraceSourceView

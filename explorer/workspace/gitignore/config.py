@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .repository import small_text
 
+
 @dataclass(frozen=True, slots=True)
 class GitSettings:
     """What the walk takes from a repository's configuration."""

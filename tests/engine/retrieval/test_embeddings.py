@@ -8,7 +8,11 @@ import pytest
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import evaluate
 from explorer.engine.retrieval.embeddings import (
-    EmbeddingClient, EmbeddingEndpoint, EmbeddingError, EmbeddingRetriever, VectorCache,
+    EmbeddingClient,
+    EmbeddingEndpoint,
+    EmbeddingError,
+    EmbeddingRetriever,
+    VectorCache,
 )
 
 from .loopback import EmbeddingServer

@@ -11,7 +11,11 @@ import explorer
 from explorer.engine.api import parse
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import (
-    CHUNKING, QuerySpec, SettingEval, evaluate, prepare,
+    CHUNKING,
+    QuerySpec,
+    SettingEval,
+    evaluate,
+    prepare,
 )
 from explorer.engine.structure import extract_structure
 

@@ -15,9 +15,9 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from explorer.engine.quality import TINY_NWS
 from explorer.engine.model import Chunk
 from explorer.engine.problems import PROBLEM_KINDS, Problem, problems_by_chunk
+from explorer.engine.quality import TINY_NWS
 from explorer.engine.structure import FileStructure
 from explorer.engine.structure.entities import NON_SCOPE_TYPES
 from explorer.engine.text import display_line
