@@ -52,7 +52,7 @@ async def press(pilot, *keys: str) -> None:
 
 
 async def main_screen(pilot) -> None:
-    await press(pilot, "n", "n", "n")
+    await press(pilot, "full_stop", "full_stop", "full_stop")
 
 
 async def scope_and_overlap(pilot) -> None:
@@ -66,7 +66,7 @@ async def ast_anonymous(pilot) -> None:
 
 async def tuning(pilot) -> None:
     await press(pilot, *["minus"] * 10)
-    await press(pilot, "n", "n")
+    await press(pilot, "full_stop", "full_stop")
 
 
 async def help_screen(pilot) -> None:
@@ -74,7 +74,18 @@ async def help_screen(pilot) -> None:
 
 
 async def export_dialog(pilot) -> None:
-    await press(pilot, "n", "e")
+    await press(pilot, "full_stop", "e")
+
+
+async def repository_view(pilot) -> None:
+    from explorer.tui.repository.screen import RepositoryScreen
+
+    app = pilot.app
+    await pilot.press("R")
+    await wait_for(pilot, lambda: isinstance(app.screen, RepositoryScreen) and app.screen.model.complete)
+    await pilot.pause(0.5)
+    await pilot.press("j", "j")
+    await pilot.pause(0.5)
 
 
 #: name -> (file relative to the repo, options, steps)
@@ -85,6 +96,8 @@ SHOTS: dict[str, tuple[str, ChunkOptions, Steps]] = {
     "explorer-tuning": ("explorer/engine/chunker.py", ChunkOptions(max_size=1500), tuning),
     "explorer-help": ("explorer/engine/chunker.py", ChunkOptions(), help_screen),
     "explorer-export": ("explorer/engine/text.py", ChunkOptions(), export_dialog),
+    # The repository view over this repository's engine, at a size small enough to cost something.
+    "repository-view": ("explorer/engine/chunker.py", ChunkOptions(max_size=600), repository_view),
 }
 
 
