@@ -38,7 +38,7 @@ AXES = {
 PIPE_WIDTH = 180
 #: The context budget of recall@budget when none is given, per size unit (about 4,000
 #: non-whitespace characters in each).
-DEFAULT_BUDGETS = {"nws": 4000, "chars": 8000, "lines": 200}
+DEFAULT_BUDGETS = {"nws": 4000, "chars": 8000, "lines": 200, "tokens": 2000}
 
 
 # -- flags --------------------------------------------------------------------------------

@@ -122,3 +122,14 @@ def test_saved_settings_keep_a_tokenizer_path_relative(tmp_path) -> None:
     path = save_settings(tmp_path, options)
     written = tomllib.loads(Path(path).read_text())["chunk"]
     assert written["tokenizer"] == "tokenizer.json" and written["fit"] == "auto"
+
+
+def test_eval_in_tokens_counts_its_budget_in_tokens(cli, tmp_path) -> None:
+    """The retrieval budget follows the size unit: in tokens, a default of 2,000 tokens."""
+    root = _project(tmp_path)
+    run = cli("eval", root, "--size-unit", "tokens", "--tokenizer", "cl100k_base", "--max-size", "128,512",
+              "--json", "-q", "--no-settings", "-j", "1")
+    assert run.code in (0, 1), run.err  # 1: too few queries in two files is allowed, not a crash
+    document = json.loads(run.out)
+    assert document["budget"] == 2000 and document["budget_unit"] == "tokens"
+    assert [s["size_unit"] for s in document["settings"]] == ["tokens", "tokens"]
