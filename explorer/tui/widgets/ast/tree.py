@@ -307,20 +307,7 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
             # an ancestor leaving room to go deeper.
             top = 0 if len(chain) - 1 <= MAX_DEPTH else len(chain) - 1 - TOP_MARGIN
             self._show_from(chain[top], top)
-        tree_node = self.root
-        for ts_node in chain[top + 1:]:
-            entry = tree_node.data
-            if not isinstance(entry, AstEntry):
-                break
-            self.populate(tree_node)
-            if not tree_node.is_expanded:
-                tree_node.expand()
-            index = self._index_of(entry, ts_node)
-            child = entry.window.ensure(index) if index is not None and entry.window is not None else None
-            if child is None:
-                break
-            tree_node = child
-        self.call_after_refresh(self.move_quietly, tree_node)
+        self._descend(self.root, chain[top + 1:])
 
     def _reveal_in_region(self, overview: RegionsEntry, chain: list[Node]) -> None:
         """Reveal a node below the regions' overview: open its region's line, then down."""
@@ -332,15 +319,20 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         tree_node = overview.window.ensure(index) if index is not None and overview.window is not None else None
         if tree_node is None:
             return
-        for ts_node in chain[1:]:
+        self._descend(tree_node, chain[1:])
+
+    def _descend(self, tree_node: TreeNode, chain: list[Node]) -> None:
+        """Open the tree from ``tree_node`` down along ``chain`` (syntax nodes, outermost
+        first) as far as it is shown, and put the cursor on the deepest one reached."""
+        for ts_node in chain:
             entry = tree_node.data
             if not isinstance(entry, AstEntry):
                 break
             self.populate(tree_node)
             if not tree_node.is_expanded:
                 tree_node.expand()
-            child_index = self._index_of(entry, ts_node)
-            child = entry.window.ensure(child_index) if child_index is not None and entry.window is not None else None
+            index = self._index_of(entry, ts_node)
+            child = entry.window.ensure(index) if index is not None and entry.window is not None else None
             if child is None:
                 break
             tree_node = child
