@@ -38,7 +38,7 @@ def test_the_readme_links_every_guide() -> None:
 
 
 def test_no_reference_to_tracker_numbers() -> None:
-    """Code, tests and docs explain the reason itself, never "see issue 12"."""
+    """Code, tests and docs explain the reason itself, never point at a tracker entry a reader cannot open."""
     listed = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard", "*.py", "*.md", "*.toml", "*.tcss", "scripts/*"],
         cwd=ROOT, capture_output=True, text=True, check=True,

@@ -26,9 +26,7 @@ from ..engine.retrieval import (
 )
 from ..engine.retrieval.queries import normalize_path
 from .sources import read_sources
-from .walk import Skipped, WalkOptions, WalkPlan, plan
-
-PathArg = str | os.PathLike[str]
+from .walk import PathArg, Skipped, WalkOptions, WalkPlan, plan_of
 
 
 @dataclass(slots=True)
@@ -65,14 +63,7 @@ def evaluate_paths(
     resolved by :func:`resolve_query_paths`. Raises FileNotFoundError for a path that does not
     exist, ValueError for no settings, QueryFileError for a query file that names
     unknown files or lines; RuntimeError from the retriever (an endpoint that failed)."""
-    if isinstance(paths, WalkPlan):
-        files_plan = paths
-    else:
-        given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-        missing = [os.fspath(p) for p in given if not os.path.exists(p)]
-        if missing:
-            raise FileNotFoundError(f"no such file or directory: {', '.join(missing)}")
-        files_plan = plan(given, walk)
+    files_plan = plan_of(paths, walk)
     if not settings:
         raise ValueError("an evaluation needs at least one setting")
     if not 0 <= reference < len(settings):

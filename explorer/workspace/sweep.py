@@ -4,16 +4,13 @@ excludes, size cap), then the engine measures the settings over the files found
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..engine.batch import BatchFile, ProgressCallback
 from ..engine.options import ChunkOptions
 from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SweepResult, sweep
-from .walk import WalkOptions, WalkPlan, plan
-
-PathArg = str | os.PathLike[str]
+from .walk import PathArg, WalkOptions, WalkPlan, plan_of
 
 
 def sweep_paths(
@@ -31,14 +28,7 @@ def sweep_paths(
     ``walk``), or over the files of a ready ``WalkPlan``. The result's ``root`` and
     ``skipped`` are the walk's (plus files found binary while chunking).
     Raises FileNotFoundError for a path that does not exist, ValueError for bad settings."""
-    if isinstance(paths, WalkPlan):
-        files_plan = paths
-    else:
-        given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-        missing = [os.fspath(p) for p in given if not os.path.exists(p)]
-        if missing:
-            raise FileNotFoundError(f"no such file or directory: {', '.join(missing)}")
-        files_plan = plan(given, walk)
+    files_plan = plan_of(paths, walk)
     return sweep(
         [BatchFile(path=f.path, name=f.rel) for f in files_plan.files], settings,
         base=base, root=files_plan.root, skipped=files_plan.skipped, jobs=jobs,

@@ -481,6 +481,21 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
     return result
 
 
+
+PathArg = str | os.PathLike[str]
+
+
+def plan_of(paths: PathArg | Sequence[PathArg] | WalkPlan, options: WalkOptions | None = None) -> WalkPlan:
+    """The files under ``paths`` (one path or several, walked with ``options``), or a
+    ready ``WalkPlan`` as it is. Raises FileNotFoundError naming the paths that do not exist."""
+    if isinstance(paths, WalkPlan):
+        return paths
+    given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    missing = [os.fspath(p) for p in given if not os.path.exists(p)]
+    if missing:
+        raise FileNotFoundError(f"no such file or directory: {', '.join(missing)}")
+    return plan(given, options)
+
 def _stat(path: str) -> os.stat_result | None:
     try:
         return os.stat(path)
