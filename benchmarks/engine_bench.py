@@ -18,7 +18,7 @@ language of each it prints:
   Times are CPU seconds of this process (``--wall`` for wall
   time); MB is 10^6 bytes;
 * the chunk size distribution and every chunk quality measure, computed
-  by ``explorer.engine.quality`` (the same code as ``chunk-explorer stats``);
+  by ``explorer.engine.measure.quality`` (the same code as ``chunk-explorer stats``);
 * the bar of the project, and for each measure that misses it, concrete
   examples: file, chunk, cut offset and line, the syntax nodes around the cut.
 """
@@ -43,9 +43,9 @@ from quality_table import format_table
 
 import explorer
 from explorer.engine.languages import get_parser
+from explorer.engine.measure.quality import FileMetrics, GroupSummary, measure_file, summarize
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import parse_source
-from explorer.engine.quality import FileMetrics, GroupSummary, measure_file, summarize
 from explorer.engine.text import SourceText
 
 #: The bar the project holds the chunker to (the full-context figures included).

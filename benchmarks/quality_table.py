@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from explorer.engine.quality import Summary
+from explorer.engine.measure.quality import Summary
 
 #: Columns of the plain-text table: (header, how to get the value from a GroupSummary).
 TABLE_COLUMNS: tuple[tuple[str, Any], ...] = (

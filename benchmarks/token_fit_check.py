@@ -34,8 +34,8 @@ import explorer
 from explorer.engine.api import parse
 from explorer.engine.context import make_context_builder
 from explorer.engine.fit import Fitter
+from explorer.engine.measure.quality import _captures, definition_spans
 from explorer.engine.options import ChunkOptions
-from explorer.engine.quality import _captures, definition_spans
 
 
 def main() -> int:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # types only: the figures need no engine at run time
+    from .engine.measure.sweep import SettingResult
     from .engine.options import ChunkOptions
-    from .engine.sweep import SettingResult
 
 BLOCKS = " ▏▎▍▌▋▊▉█"  # eighths of a cell
 

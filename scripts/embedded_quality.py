@@ -20,10 +20,10 @@ from explorer.engine.containers import is_container
 from explorer.engine.containers.notebook import NotebookError
 from explorer.engine.files import read_regular_file
 from explorer.engine.languages import detect_language
+from explorer.engine.measure.quality import REGION_BOUNDARY, measure_file
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
-from explorer.engine.quality import REGION_BOUNDARY, measure_file
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 PLAIN = {"python", "javascript", "typescript", "css", "scss", "tsx"}

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..engine.measure.sweep import DEFAULT_MAX_SIZES, settings_grid
 from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..engine.retrieval import CHUNKING, RETRIEVING, EvalProgress, EvalResult, SettingEval
 from ..engine.retrieval.recommend import OBJECTIVES, Recommendation
-from ..engine.sweep import DEFAULT_MAX_SIZES, settings_grid
 from ..workspace.atomic import check_writable
 from ..workspace.export import OutputError
 from ..workspace.settings import SETTINGS_FILE, find_settings, save_settings

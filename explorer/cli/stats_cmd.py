@@ -1,5 +1,5 @@
 """``chunk-explorer stats PATH...``: the quality measures of a chunking, per language and
-overall (defined and computed by ``explorer.engine.quality``)."""
+overall (defined and computed by ``explorer.engine.measure.quality``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
-from ..engine.problems import analyze_quality, file_record
-from ..engine.quality import GroupSummary, Summary, summarize
+from ..engine.measure.problems import analyze_quality, file_record
+from ..engine.measure.quality import GroupSummary, Summary, summarize
 from ..workspace.export import tool_version
 from ..workspace.walk import common_root, plan
 from . import options as cli_options

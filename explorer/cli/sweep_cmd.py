@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes
 from ..engine.batch import default_jobs
+from ..engine.measure.sweep import DEFAULT_EMBEDDING_DIM, SettingResult, SweepResult
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import HEADLINE_METRICS, EvalConfig, EvalResult
 from ..engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
 from ..engine.retrieval.recommend import recommend
-from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SettingResult, SweepResult
 from ..workspace.evaluate import evaluate_paths
 from ..workspace.export import OutputError, tool_version
 from ..workspace.settings import SettingsError

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from explorer.engine.api import ChunkingCancelled, chunk_parsed
 from explorer.engine.files import FileTooLargeError, read_regular_file
 from explorer.engine.languages import detect_language
+from explorer.engine.measure.problems import find_problems
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
-from explorer.engine.problems import find_problems
 from explorer.engine.structure import FileStructure, extract_structure
 from explorer.engine.text import SourceText
 

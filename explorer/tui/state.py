@@ -12,11 +12,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.engine.measure.problems import FileProblems
+from explorer.engine.measure.quality import TINY_NWS
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
-from explorer.engine.problems import FileProblems
-from explorer.engine.quality import TINY_NWS
 from explorer.engine.text import SourceText, split_lines
 
 #: Bars in the size histogram (sizes from 0 to max_size), plus one bar for oversized chunks.

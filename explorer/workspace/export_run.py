@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from ..engine.batch.skips import SkipRecord, count_reasons
 from ..engine.files import DEFAULT_MAX_BYTES
 from ..engine.options import ChunkOptions
-from ..engine.skips import SkipRecord, count_reasons
 from .atomic import atomic_writer
 from .export import JsonDocumentWriter, JsonlWriter, encode_file_record, encode_jsonl, file_record
 from .walk import Skipped, WalkOptions, WalkPlan, plan
@@ -111,7 +111,7 @@ def write_export(
         target = os.path.abspath(output_path)
         files = [f for f in files if os.path.abspath(f.path) != target]
     if jobs is None and engine == "ray":
-        from ..engine.ray_batch import cluster_cpus
+        from ..engine.batch.ray import cluster_cpus
 
         jobs = cluster_cpus(ray_address)  # every CPU of the cluster
     elif jobs is None:

@@ -1,6 +1,6 @@
 """Sweeping a codebase: the paths are walked as every command walks them (.gitignore,
 excludes, size cap), then the engine measures the settings over the files found
-(:func:`explorer.engine.sweep.sweep`, which never walks)."""
+(:func:`explorer.engine.measure.sweep.sweep`, which never walks)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..engine.batch import BatchFile, ProgressCallback
+from ..engine.measure.sweep import DEFAULT_EMBEDDING_DIM, SweepResult, sweep
 from ..engine.options import ChunkOptions
-from ..engine.sweep import DEFAULT_EMBEDDING_DIM, SweepResult, sweep
 from .walk import PathArg, WalkOptions, WalkPlan, plan_of
 
 

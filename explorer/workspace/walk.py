@@ -17,9 +17,9 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from ..engine.batch.skips import count_reasons
 from ..engine.files import human_size
 from ..engine.languages import detect_language, language_from_name
-from ..engine.skips import count_reasons
 from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes, is_within
 
 #: Directory names skipped by default: version control, dependencies, caches, build output.

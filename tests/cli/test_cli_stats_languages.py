@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import explorer
+from explorer.engine.measure.problems import find_problems
+from explorer.engine.measure.quality import measure_file, summarize
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import parse_source
-from explorer.engine.problems import find_problems
-from explorer.engine.quality import measure_file, summarize
 from explorer.engine.text import SourceText
 
 

@@ -7,7 +7,6 @@ import os
 import pytest
 
 import explorer
-from explorer.engine.analyzers import analyze_metrics
 from explorer.engine.batch import (
     BINARY,
     CRASH,
@@ -23,6 +22,7 @@ from explorer.engine.batch import (
     chunk_batch_stream,
     tasks_of,
 )
+from explorer.engine.measure.analyzers import analyze_metrics
 
 PY = "import os\n\n\ndef f(x):\n    return x + 1\n\n\nclass A:\n    def m(self):\n        return [1, 2, 3]\n"
 TS = "export function g(a: number): number {\n  return a * 2;\n}\n\nconst k = 1;\n"
@@ -167,7 +167,7 @@ def test_forkserver_workers_work(tmp_path, monkeypatch) -> None:
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("no forkserver on this platform")
-    from explorer.engine import batch_pool
+    from explorer.engine.batch import local as batch_pool
 
     monkeypatch.setattr(batch_pool.threading, "active_count", lambda: 2)
     assert batch_pool._pool_context().get_start_method() == "forkserver"
@@ -181,7 +181,7 @@ def test_a_pool_found_broken_at_submit_time_is_recovered(tmp_path, monkeypatch) 
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from explorer.engine import batch_pool
+    from explorer.engine.batch import local as batch_pool
 
     made = []
 
@@ -300,7 +300,7 @@ def test_nothing_of_ray_is_imported_unless_used(tmp_path) -> None:
 
     paths = make_files(tmp_path, 4)
     code = (
-        "import sys, explorer, explorer.cli.main, explorer.engine.ray_batch\n"
+        "import sys, explorer, explorer.cli.main, explorer.engine.batch.ray\n"
         "from explorer.engine.batch import chunk_batch\n"
         f"assert all(r.ok for r in chunk_batch({paths!r}, jobs=2))\n"
         "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))\n"

@@ -11,9 +11,9 @@ import pytest
 
 from explorer.engine.api import chunk, chunk_parsed, parse
 from explorer.engine.context import MAX_DEFINES, MAX_SCOPE, MAX_USES
+from explorer.engine.measure.quality import TINY_NWS, measure_file
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import MAX_NAMED_ERRORS
-from explorer.engine.quality import TINY_NWS, measure_file
 from explorer.engine.retrieval.queries import DEFAULT_MIN_WORDS, doc_queries
 from explorer.engine.structure import extract_structure
 from explorer.engine.structure.docstrings import MAX_BLOCK_LINES

@@ -10,8 +10,8 @@ import pytest
 
 from explorer.engine.api import CANCEL_CHECK_EVERY, ChunkingCancelled, chunk_parsed, parse
 from explorer.engine.batch import chunk_batch_stream
+from explorer.engine.measure.sweep import sweep
 from explorer.engine.options import ChunkOptions
-from explorer.engine.sweep import sweep
 from explorer.workspace.export_run import export_tree_file
 
 SMALL = ChunkOptions(max_size=40)

@@ -16,9 +16,9 @@ import pytest
 from explorer.engine.api import chunk, chunk_parsed, languages, parse
 from explorer.engine.containers.notebook import NotebookError
 from explorer.engine.languages import detect_language, tag_language
+from explorer.engine.measure.quality import REGION_BOUNDARY, measure_file
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
-from explorer.engine.quality import REGION_BOUNDARY, measure_file
 from explorer.engine.structure import extract_structure
 
 EMBEDDED = Path(__file__).resolve().parent.parent / "fixtures" / "embedded"

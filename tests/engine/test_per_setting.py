@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import explorer
 from explorer.engine.api import parse
+from explorer.engine.batch.skips import SkippedInput, count_reasons
+from explorer.engine.measure.per_setting import chunk_setting, chunk_settings, setting_label, varied_fields
 from explorer.engine.options import ChunkOptions
-from explorer.engine.per_setting import chunk_setting, chunk_settings, setting_label, varied_fields
-from explorer.engine.skips import SkippedInput, count_reasons
 
 PY = "import os\n\n\ndef f(x):\n    return x + 1\n\n\nclass A:\n    def m(self):\n        return [1, 2, 3]\n" * 4
 

@@ -6,15 +6,15 @@ import json
 
 from explorer.engine.api import chunk_parsed, iter_chunks
 from explorer.engine.chunker import Span
-from explorer.engine.options import ChunkOptions
-from explorer.engine.parse import parse_source
-from explorer.engine.problems import (
+from explorer.engine.measure.problems import (
     PROBLEM_KINDS,
     cut_too_big,
     embedded_size,
     find_problems,
     problems_by_chunk,
 )
+from explorer.engine.options import ChunkOptions
+from explorer.engine.parse import parse_source
 from explorer.engine.text import SourceText
 
 CODE = '''\

@@ -10,10 +10,7 @@ import json
 
 import pytest
 
-from explorer.engine.model import Chunk, Range
-from explorer.engine.options import ChunkOptions
-from explorer.engine.parse import parse_source
-from explorer.engine.quality import (
+from explorer.engine.measure.quality import (
     classify_cut,
     cut_offsets,
     definition_kinds,
@@ -22,6 +19,9 @@ from explorer.engine.quality import (
     percentile,
     summarize,
 )
+from explorer.engine.model import Chunk, Range
+from explorer.engine.options import ChunkOptions
+from explorer.engine.parse import parse_source
 from explorer.engine.text import SourceText
 
 

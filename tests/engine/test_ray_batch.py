@@ -97,7 +97,7 @@ def test_a_hanging_file_times_out_alone() -> None:
 
 def test_ray_data_rows_are_the_jsonl_records(tree) -> None:
     pytest.importorskip("ray.data", reason="the Ray Data entry point needs ray[data] (pandas, pyarrow)")
-    from explorer.engine.ray_batch import chunk_dataset
+    from explorer.engine.batch.ray import chunk_dataset
 
     sources = {"a.py": PY * 3, "b.ts": TS, "c.go": GO, "blob.py": "x\x00y"}
     # contents as bytes, as read from storage (binary.py has a NUL byte: no rows, nothing else lost)
@@ -123,7 +123,7 @@ def test_batch_file_objects_and_code_inputs_run_on_ray() -> None:
 def test_a_hang_the_worker_timer_cannot_stop_is_cut_by_the_driver(monkeypatch) -> None:
     """A hang in native code ignores the worker's timer signal: the driver cancels the task
     at its deadline and runs its files one by one, so the other files still come out."""
-    from explorer.engine import ray_batch
+    from explorer.engine.batch import ray as ray_batch
 
     def hang_deaf_to_signals(parsed, chunks, options, seconds):
         import signal

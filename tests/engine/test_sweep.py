@@ -12,12 +12,12 @@ import pytest
 import explorer
 from explorer.engine.api import chunk_parsed, parse
 from explorer.engine.batch import BatchFile
+from explorer.engine.batch.skips import SkippedInput
+from explorer.engine.measure.per_setting import varied_fields
+from explorer.engine.measure.problems import find_problems
+from explorer.engine.measure.quality import measure_file, summarize
+from explorer.engine.measure.sweep import DEFAULT_EMBEDDING_DIM, settings_grid, sweep
 from explorer.engine.options import ChunkOptions
-from explorer.engine.per_setting import varied_fields
-from explorer.engine.problems import find_problems
-from explorer.engine.quality import measure_file, summarize
-from explorer.engine.skips import SkippedInput
-from explorer.engine.sweep import DEFAULT_EMBEDDING_DIM, settings_grid, sweep
 
 PY = '''"""A module."""
 

@@ -19,8 +19,8 @@ from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
 import explorer
 from explorer.engine.context import make_context_builder
 from explorer.engine.fit import GIVE_WAY, Fitter
+from explorer.engine.measure.quality import _captures, definition_spans
 from explorer.engine.options import ChunkOptions
-from explorer.engine.quality import _captures, definition_spans
 from explorer.engine.tokens import TokenizerError, _load, get_counter
 
 

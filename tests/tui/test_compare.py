@@ -8,8 +8,8 @@ from pathlib import Path
 from textual.widgets import Static
 
 import explorer
+from explorer.engine.measure.quality import measure_file
 from explorer.engine.parse import parse_source
-from explorer.engine.quality import measure_file
 from explorer.engine.text import SourceText
 from explorer.tui.compare.model import BASELINE, MEASURES, SECOND_SET
 from explorer.tui.compare.screen import CompareScreen

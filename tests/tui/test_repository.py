@@ -9,8 +9,8 @@ import pytest
 from textual.content import Content
 
 from explorer.engine.api import chunk_parsed, parse
+from explorer.engine.measure.problems import find_problems
 from explorer.engine.options import ChunkOptions
-from explorer.engine.problems import find_problems
 from explorer.tui.repository.files import FileRows
 from explorer.tui.repository.problems import ProblemRows
 from explorer.tui.repository.screen import RepositoryScreen

@@ -9,8 +9,8 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
+from explorer.engine.measure.sweep import settings_grid
 from explorer.engine.options import ChunkOptions
-from explorer.engine.sweep import settings_grid
 from explorer.tui.sweep.screen import SweepScreen, parse_sizes
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 from explorer.workspace.sweep import sweep_paths

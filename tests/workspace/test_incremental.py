@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from explorer.engine import batch_task as engine_batch
+from explorer.engine.batch import task as engine_batch
 from explorer.engine.files import UnreadableFileError
 from explorer.engine.options import ChunkOptions
 from explorer.workspace import incremental, walk

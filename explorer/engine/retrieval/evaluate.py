@@ -34,10 +34,10 @@ from functools import partial
 import numpy as np
 
 from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
+from ..measure.per_setting import chunk_settings
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
-from ..per_setting import chunk_settings
 from ..text import SourceText
 from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
 from .masking import Edit, MaskedSource, mask

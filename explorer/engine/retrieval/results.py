@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from ..measure.per_setting import setting_label, varied_fields
 from ..options import SIZE_UNITS, ChunkOptions
-from ..per_setting import setting_label, varied_fields
 from .queries import DEFAULT_MIN_WORDS, Query
 from .relevance import DEFAULT_BUDGET, DEFAULT_THRESHOLD, METRIC_NAMES, RANK_DEPTH
 from .statistics import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate

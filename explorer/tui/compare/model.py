@@ -1,7 +1,7 @@
 """Two chunkings of one file and their quality measures (pure: computed in a worker).
 
 Both sides are measured against the same syntax tree with
-:func:`explorer.engine.quality.measure_file`, so a line-packed side gets split
+:func:`explorer.engine.measure.quality.measure_file`, so a line-packed side gets split
 definitions and cut kinds that are comparable with the AST side (as in the sweep).
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from explorer.engine.measure.per_setting import chunk_setting
+from explorer.engine.measure.quality import FileMetrics, GroupSummary, measure_file, summarize
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
-from explorer.engine.per_setting import chunk_setting
-from explorer.engine.quality import FileMetrics, GroupSummary, measure_file, summarize
 
 from ..document_service import structure_of
 from ..state import Chunking, ChunkLayout, ChunkStats, LoadedFile

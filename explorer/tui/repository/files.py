@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from explorer.engine.problems import PROBLEM_KINDS
+from explorer.engine.measure.problems import PROBLEM_KINDS
 
 from ..literal import visible
 from ..widgets.rows import RowList

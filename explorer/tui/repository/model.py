@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from explorer.engine.measure.problems import PROBLEM_KINDS, WEIGHTS, FileProblems, Problem
 from explorer.engine.options import ChunkOptions
-from explorer.engine.problems import PROBLEM_KINDS, WEIGHTS, FileProblems, Problem
 
 #: Sort orders, in the order the sort key cycles through them.
 SORTS = ("worst", "most", "path")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from explorer.engine.problems import Problem
+from explorer.engine.measure.problems import Problem
 
 from ..literal import visible
 from ..widgets.rows import RowList

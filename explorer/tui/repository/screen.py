@@ -23,8 +23,8 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
+from explorer.engine.measure.problems import DESCRIPTIONS, PROBLEM_KINDS
 from explorer.engine.options import ChunkOptions
-from explorer.engine.problems import DESCRIPTIONS, PROBLEM_KINDS
 
 from .. import heap
 from ..explorer_state import explorer_state

@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
+from explorer.engine.measure.problems import Problem
 from explorer.engine.options import ChunkOptions
-from explorer.engine.problems import Problem
 from explorer.engine.regions import describe_regions
 
 from ..explorer_state import ExplorerState, explorer_state

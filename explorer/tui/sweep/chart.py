@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from explorer.display import SWEEP_COLUMNS, bar, format_pct, grid_label, human_bytes
-from explorer.engine.sweep import SettingResult, SweepResult
+from explorer.engine.measure.sweep import SettingResult, SweepResult
 
 #: Headers of the table columns (the cells are right-aligned): the CLI's sweep table, with
 #: the varied fields in one "setting" column (the grid may vary any of them).

@@ -4,7 +4,7 @@ The grid is every combination of the listed max sizes, overlaps, context modes a
 strategies (as ``chunk-explorer sweep`` and ``eval`` take them); fields left at one
 value keep the explorer's.
 
-The sweep itself is :func:`explorer.engine.sweep.sweep` (the engine behind
+The sweep itself is :func:`explorer.engine.measure.sweep.sweep` (the engine behind
 ``chunk-explorer sweep``), run in a thread worker; it reports progress per file.
 Enter applies the highlighted setting to the explorer, ``s`` also writes it to the
 project's settings file: the screen posts ``SettingChosen`` and the app does both;
@@ -27,8 +27,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 
 from explorer.display import grid_label
+from explorer.engine.measure.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
-from explorer.engine.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from explorer.workspace.sweep import sweep_paths
 
 from ..explorer_state import explorer_state

@@ -15,9 +15,9 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from explorer.engine.measure.problems import PROBLEM_KINDS, Problem, problems_by_chunk
+from explorer.engine.measure.quality import TINY_NWS
 from explorer.engine.model import Chunk
-from explorer.engine.problems import PROBLEM_KINDS, Problem, problems_by_chunk
-from explorer.engine.quality import TINY_NWS
 from explorer.engine.structure import FileStructure
 from explorer.engine.structure.entities import NON_SCOPE_TYPES
 from explorer.engine.text import display_line
@@ -44,7 +44,7 @@ PROBLEM_FLAGS = {"split": "split", "too-big": "bigdef", "embedded": "emb>"}
 
 def chunk_flags(chunk: Chunk, limit: int, problems: Sequence[Problem] = ()) -> list[tuple[str, str]]:
     """Short flags for a chunk, each with the component class that colours it; ``problems``:
-    the chunk's (:mod:`explorer.engine.problems`), for what its fields do not tell."""
+    the chunk's (:mod:`explorer.engine.measure.problems`), for what its fields do not tell."""
     flags = []
     for problem in sorted(problems, key=lambda p: PROBLEM_KINDS.index(p.kind)):  # the worst first
         if problem.kind == "dangling":  # `ends=`: the chunk ends on an opener

@@ -15,7 +15,7 @@ reports errors per file); each worker does all settings for its file and sends b
 only measures, never chunks. A ``lines`` setting packs lines but is measured against
 the same syntax tree, so its split definitions are comparable with the AST settings.
 
-Every measure comes from :mod:`explorer.engine.quality` (pooled per setting with
+Every measure comes from :mod:`explorer.engine.measure.quality` (pooled per setting with
 ``summarize``). The sweep adds one estimate of its own, the **index size**::
 
     index_bytes = chunks * embedding_dim * 4      # one float32 vector per chunk
@@ -36,14 +36,14 @@ from functools import partial
 from itertools import product
 from typing import Any
 
-from .batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
-from .model import Chunk
-from .options import ChunkOptions
-from .parse import ParsedFile
+from ..batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from ..batch.skips import SkippedInput, SkipRecord, count_reasons
+from ..model import Chunk
+from ..options import ChunkOptions
+from ..parse import ParsedFile
 from .per_setting import chunk_settings, setting_label, varied_fields
 from .problems import cut_too_big
 from .quality import FileMetrics, Summary, definition_spans, measure_file, summarize
-from .skips import SkippedInput, SkipRecord, count_reasons
 
 #: The max sizes a sweep tries when none are given, per size unit.
 DEFAULT_MAX_SIZES = {
@@ -209,7 +209,7 @@ def analyze_settings(
 ) -> FileSweep:
     """Batch analyzer: ``parsed`` and ``chunks`` come from the batch run with ``options``
     (the first setting, parsed as AST); every setting is chunked from the same tree
-    (:func:`~explorer.engine.per_setting.chunk_settings`) and measured against it."""
+    (:func:`~explorer.engine.measure.per_setting.chunk_settings`) and measured against it."""
     result = FileSweep([], [], [], seconds.get("parse", 0.0))
     found_definitions: dict[str | None, list[tuple[int, int, str, bool]]] = {}  # once per tree
     for made in chunk_settings(parsed, settings, parsed_language=options.language, chunked={options: chunks}):

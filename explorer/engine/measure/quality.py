@@ -59,14 +59,14 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node, Query, QueryCursor
 
-from .chunker import ATTACH_FORWARD
-from .languages import get_language
-from .options import ChunkOptions
-from .parse import ParsedFile
-from .text import WHITESPACE, SourceText
+from ..chunker import ATTACH_FORWARD
+from ..languages import get_language
+from ..options import ChunkOptions
+from ..parse import ParsedFile
+from ..text import WHITESPACE, SourceText
 
 if TYPE_CHECKING:
-    from .tokens import TokenCounter
+    from ..tokens import TokenCounter
 
 #: Chunks with fewer non-whitespace characters than this are fragments ("tiny").
 TINY_NWS = 50

@@ -35,12 +35,12 @@ from typing import Any
 
 from tree_sitter import Node
 
+from ..model import Chunk
+from ..options import ChunkOptions
+from ..parse import ParsedFile
+from ..text import SourceText
 from .analyzers import analyze_metrics_with_lines
-from .model import Chunk
-from .options import ChunkOptions
-from .parse import ParsedFile
 from .quality import TINY_NWS, FileMetrics, Holders, definition_spans, measure_file
-from .text import SourceText
 
 #: Every kind, worst first (the order of the TUI's columns and filters).
 PROBLEM_KINDS = ("split", "dangling", "closer", "forced", "too-big", "embedded", "tiny")

@@ -1,7 +1,7 @@
 """The local runner: a batch on this machine's cores, in a process pool.
 
 Parsing holds the GIL, so threads would not help: tasks of files (see
-:func:`~explorer.engine.batch_task.tasks_of`) go to worker processes, a window of them
+:func:`~explorer.engine.batch.task.tasks_of`) go to worker processes, a window of them
 in flight (one running and one queued per worker). A worker that dies takes no other
 file down with it: the unfinished files are rerun one at a time in a fresh pool, so
 only the file that kills a worker is marked failed.
@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from .batch_task import (
+from .task import (
     TASK_FILES,
     BatchFile,
     BatchResult,
@@ -54,7 +54,7 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["explorer.engine.api", "explorer.engine.batch_task"])
+        context.set_forkserver_preload(["explorer.engine.api", "explorer.engine.batch.task"])
         return context
     return multiprocessing.get_context("spawn")
 

@@ -28,7 +28,7 @@ class SkippedInput:
     """An input found binary or undecodable while chunking: skipped, not failed."""
 
     path: str
-    reason: str  # batch_task.BINARY or batch_task.UNDECODABLE
+    reason: str  # task.BINARY or task.UNDECODABLE
     detail: str = ""
 
     def to_dict(self) -> dict[str, object]:

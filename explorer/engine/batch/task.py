@@ -2,7 +2,7 @@
 (run in a worker process, a Ray worker, or here), grouping files into tasks, and
 handing results out in input order.
 
-The runners (:mod:`.batch_pool` on local processes, :mod:`.ray_batch` on Ray) only
+The runners (:mod:`.local` on local processes, :mod:`.ray` on Ray) only
 schedule :func:`chunk_task` calls and recover from dead workers; the front
 (:mod:`.batch`) checks the arguments and picks one. A file that fails becomes a
 result with an error kind (below); the batch itself never fails.
@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from .containers.notebook import NotebookError
-from .files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
-from .model import Chunk
-from .options import ChunkOptions
-from .parse import ParsedFile, UnsupportedLanguageError
-from .text import BinaryContentError
+from ..containers.notebook import NotebookError
+from ..files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
+from ..model import Chunk
+from ..options import ChunkOptions
+from ..parse import ParsedFile, UnsupportedLanguageError
+from ..text import BinaryContentError
 
 #: Error kinds. ``binary`` and ``undecodable`` mean "not a text file": callers that
 #: walk a codebase report those as skipped rather than failed.
@@ -136,7 +136,7 @@ def timed_out(label: str, timeout: float | None, started: float) -> BatchResult:
 
 def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, keep_chunks: bool,
                max_bytes: int | None, result: BatchResult, started: float) -> BatchResult:
-    from .api import chunk_parsed, parse  # the engine proper; imported late for lean workers
+    from ..api import chunk_parsed, parse  # the engine proper; imported late for lean workers
 
     label = job.label
     try:
@@ -235,7 +235,7 @@ def chunk_task(task: Sequence[BatchFile], settings: BatchSettings) -> list[Batch
 def _warm_up(label: str, data: str | bytes, options: ChunkOptions) -> None:
     """Load the grammar before the clock starts: a worker's first file of a language
     would otherwise carry the one-time loading cost in its throughput figure."""
-    from .languages import GRAMMARS, UNSAFE_GRAMMARS, detect_language, get_parser
+    from ..languages import GRAMMARS, UNSAFE_GRAMMARS, detect_language, get_parser
 
     head = data[:256] if isinstance(data, bytes) else data[:256].encode("utf-8", "surrogatepass")
     language = options.language or detect_language(label, head)

@@ -1,10 +1,10 @@
 """The Ray runner: a batch on a Ray cluster, with the same results, in the same order,
-as the local pool (:mod:`explorer.engine.batch_pool`).
+as the local pool (:mod:`explorer.engine.batch.local`).
 
 Nothing here is imported unless ``engine="ray"`` (or :func:`chunk_dataset`) is used, and
 Ray itself only then (``pip install 'chunk-explorer[ray]'``).
 
-- Files travel in the same tasks as locally (:func:`explorer.engine.batch_task.tasks_of`),
+- Files travel in the same tasks as locally (:func:`explorer.engine.batch.task.tasks_of`),
   each task one Ray task. Their contents are read here and shipped with the task through
   Ray's object store, since a cluster's workers need not see this machine's disk; with
   ``shared_storage=True`` only the paths go, and the workers read them.
@@ -26,7 +26,7 @@ import time
 from collections.abc import Generator, Iterator
 from typing import Any, cast
 
-from .batch_task import (
+from .task import (
     TASK_FILES,
     BatchFile,
     BatchResult,
@@ -181,7 +181,7 @@ def chunk_dataset(dataset: Any, *, path_column: str = "path", content_column: st
     with one row per chunk: the JSONL record ``{"path", "language", **Chunk.to_dict()}``.
     Options as for :func:`explorer.chunk`. A file that cannot be chunked (binary, broken)
     gives no rows; the others are not affected."""
-    from .options import ChunkOptions
+    from ..options import ChunkOptions
 
     settings = BatchSettings(ChunkOptions.build(options.pop("options", None), **options), timeout=timeout)
     return dataset.flat_map(_ChunkRows(settings, path_column, content_column))

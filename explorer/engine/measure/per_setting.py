@@ -21,10 +21,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .api import chunk_parsed
-from .model import Chunk
-from .options import ChunkOptions
-from .parse import LINES_STRATEGY, ParsedFile, parse_source
+from ..api import chunk_parsed
+from ..model import Chunk
+from ..options import ChunkOptions
+from ..parse import LINES_STRATEGY, ParsedFile, parse_source
 
 
 def chunk_setting(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:

@@ -1,9 +1,9 @@
 """Chunking many files: in parallel processes, results in input order, errors per file.
 
 The front of the batch: it checks the arguments and hands the work to a runner, the
-local process pool (:mod:`explorer.engine.batch_pool`) or, with ``engine="ray"``, a Ray
-cluster (:mod:`explorer.engine.ray_batch`); both run the same tasks
-(:mod:`explorer.engine.batch_task`). Small files travel in tasks of several files, so a
+local process pool (:mod:`explorer.engine.batch.local`) or, with ``engine="ray"``, a Ray
+cluster (:mod:`explorer.engine.batch.ray`); both run the same tasks
+(:mod:`explorer.engine.batch.task`). Small files travel in tasks of several files, so a
 worker spends its time chunking rather than waiting for the next file. Results come back
 in the order the files were given; ``on_progress`` is called in completion order. A file
 that fails (unreadable, binary, a bug, a time-out, even a worker process that dies)
@@ -15,7 +15,7 @@ window of results: memory does not grow with the batch.
         ...
 
 Heavy per-file work (quality measures, JSON encoding) belongs in ``analyze``: it runs in
-the worker, and only its return value comes back (:mod:`explorer.engine.analyzers`).
+the worker, and only its return value comes back (:mod:`explorer.engine.measure.analyzers`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ import os
 from collections.abc import Generator, Iterable, Mapping, Sized
 from typing import Any
 
-from .batch_pool import run_here, run_pool
-from .batch_task import (
+from ..files import DEFAULT_MAX_BYTES
+from ..options import ChunkOptions
+from .local import run_here, run_pool
+from .task import (
     BINARY,
     CRASH,
     ERROR,
@@ -44,8 +46,6 @@ from .batch_task import (
     ProgressCallback,
     tasks_of,
 )
-from .files import DEFAULT_MAX_BYTES
-from .options import ChunkOptions
 
 __all__ = [
     "BINARY", "CRASH", "ENGINES", "ERROR", "NOT_TEXT", "OPTIONS", "READ", "TASK_BYTES", "TASK_FILES", "TIMEOUT",
@@ -124,7 +124,7 @@ def chunk_batch_stream(
     total = len(files) if isinstance(files, Sized) else None
     inputs = (_as_batch_file(item) for item in files)
     if engine == "ray":
-        from .ray_batch import run_ray  # Ray is imported only when asked for
+        from .ray import run_ray  # Ray is imported only when asked for
 
         return run_ray(inputs, total, settings, on_progress, jobs=jobs, address=ray_address,
                        shared_storage=shared_storage)

@@ -9,16 +9,16 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from .model import Chunk
-from .options import ChunkOptions
-from .parse import ParsedFile
+from ..model import Chunk
+from ..options import ChunkOptions
+from ..parse import ParsedFile
 from .per_setting import chunk_setting
 from .quality import measure_file
 
 
 def analyze_metrics(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions,
                     seconds: dict[str, float]) -> Any:
-    """The file's quality measures (:func:`explorer.engine.quality.measure_file`)."""
+    """The file's quality measures (:func:`explorer.engine.measure.quality.measure_file`)."""
     return measure_file(parsed, chunks, options, seconds=seconds)
 
 
