@@ -11,7 +11,7 @@ from textual.markup import escape
 
 from explorer.engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES
 
-from .explorer_state import ExplorerState
+from .app_state import ExplorerState
 from .literal import highlighted, literal
 
 Command = tuple[str, Callable[[], object], str]

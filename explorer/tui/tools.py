@@ -16,8 +16,8 @@ from textual.screen import Screen
 
 from explorer.samples import list_samples
 
+from .app_state import ExplorerState, explorer_state
 from .commands import Command, CommandListProvider
-from .explorer_state import ExplorerState, explorer_state
 
 #: The sample teach mode opens when no file is open.
 DEFAULT_SAMPLE = "python"

@@ -11,8 +11,8 @@ from textual.widgets import Input
 
 from explorer.tui.commands import ExplorerCommands
 from explorer.tui.compare.screen import CompareScreen
+from explorer.tui.export.dialog import ExportScreen
 from explorer.tui.literal import highlighted, literal
-from explorer.tui.screens.export_dialog import ExportScreen
 from explorer.tui.teach.screen import TeachScreen
 from explorer.tui.tools import ToolCommands
 from explorer.tui.widgets.source.view import SourceView
