@@ -21,19 +21,20 @@ from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
 from .app_messages import FileChosen, OptionsChanged, SettingChosen
-from .commands import ExplorerCommands
 from .document.messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
 from .document.model import Document, needs_reparse
 from .document.service import DocumentService
 from .export.messages import ExportFailed, ExportFinished, ExportProgressed
 from .export.service import ExportService
-from .file_finder import FileFinder
 from .literal import visible
+from .palette.actions import ExplorerCommands
+from .palette.files import FileFinder
+from .palette.tools import ToolCommands
 from .processes import start_resource_tracker
 from .screens.explore import ExploreScreen
 from .screens.help import HelpScreen
 from .screenshot import save_screenshot
-from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
+from .tools import open_compare, open_queries, open_sweep, open_teach
 from .watch import FilesChangedOnDisk, watch_directory
 
 #: Step of the +/- keys per size unit.
@@ -84,7 +85,9 @@ class ChunkExplorerApp(App[int]):
         self.settings_path = settings_path
         self.watching = watch
         self.show_timings = show_timings
+        #: Loads and chunks the open file in workers (document/).
         self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
+        #: The export keys' dialogs, workers and notices (export/).
         self.exports = ExportService(self, self.start_dir)
         #: The file last refused for its size (``o`` opens it anyway), or None.
         self.refused_path: str | None = None

@@ -23,8 +23,8 @@ from explorer.tui.export.dialog import ExportScreen
 from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
+from explorer.tui.widgets.chunks.stats import StatsPanel
 from explorer.tui.widgets.files.tree import FileTree
-from explorer.tui.widgets.params.stats import StatsPanel
 from explorer.tui.widgets.source.view import SourceView
 from explorer.workspace.walk import WalkOptions
 

@@ -151,7 +151,7 @@ def test_size_bar_and_flags():
 
 def test_palette_commands_are_named_group_action():
     from explorer.tui.app import ChunkExplorerApp
-    from explorer.tui.commands import explorer_commands
+    from explorer.tui.palette.actions import explorer_commands
 
     app = ChunkExplorerApp(str(FIXTURES), ChunkOptions(language="python"), watch=False)
     names = [name for name, _, _ in explorer_commands(app)]

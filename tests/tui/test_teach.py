@@ -8,13 +8,13 @@ import explorer
 from explorer.engine.options import ChunkOptions
 from explorer.samples import get_sample
 from explorer.tui.document.load import load_file
+from explorer.tui.palette.tools import tool_commands
 from explorer.tui.screens.explore import ExploreScreen
 from explorer.tui.teach.gauge import WindowGauge
 from explorer.tui.teach.model import compute_run, node_for_step
 from explorer.tui.teach.narration import StepNarration
 from explorer.tui.teach.screen import TeachScreen
 from explorer.tui.teach.source import TraceSourceView
-from explorer.tui.tools import tool_commands
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 
 from .helpers import SIZE, make_app, wait_for, wait_until_idle

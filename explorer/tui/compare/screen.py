@@ -30,10 +30,11 @@ from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
+from ..wording import counted
 from .messages import ComparisonFailed, ComparisonReady
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
 
-#: Step of ] and [ per size unit (the explorer's + and - use the same steps).
+#: Step of ] and [ per size unit (coarser than the explorer's + and -: see ``SIZE_STEPS`` in app.py).
 SIZE_STEPS = {"nws": 250, "chars": 500, "lines": 10}
 SPLIT_HUE = "#ff5f5f"
 SPLIT_TINT = 0.35
@@ -62,9 +63,9 @@ def split_summary(side: Side) -> str:
     """``4 definitions split, 1 doc comment cut off (red bar)`` for a side's border."""
     definitions = sum(1 for split in side.metrics.splits if split.what != "doc")
     docs = len(side.metrics.splits) - definitions
-    text = f"{definitions} definition{'s' if definitions != 1 else ''} split"
+    text = f"{counted(definitions, 'definition')} split"
     if docs:
-        text += f", {docs} doc comment{'s' if docs != 1 else ''} cut off"
+        text += f", {counted(docs, 'doc comment')} cut off"
     return text + (" (red bar)" if side.metrics.splits else "")
 
 

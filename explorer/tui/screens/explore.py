@@ -28,11 +28,11 @@ from ..repository.screen import RepositoryClosed, RepositoryScreen
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
+from ..widgets.chunks.stats import StatsPanel, limit_text
 from ..widgets.files.pane import FilesPane
 from ..widgets.files.tree import FileTree
 from ..widgets.footer import KeyFooter
 from ..widgets.params.panel import ParamsPanel
-from ..widgets.params.stats import StatsPanel, limit_text
 from ..widgets.scope.tree import ScopeTree
 from ..widgets.source.view import SourceView
 
