@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
-from explorer.tui.messages import ChunksReady, FileOpened
+from explorer.tui.document.messages import ChunksReady, FileOpened
 from explorer.tui.widgets.source.view import SourceView
 
 SIZE = (200, 50)

@@ -1,16 +1,14 @@
-"""The explorer app: wires the document service, the file watcher, the screens and the keys.
+"""The explorer app: wires the document service, the file watcher, the exports, the screens and the keys.
 
 It owns the state the screens show (``document``, ``options``, ``problem``) and
-is the only place that changes it, in message handlers.
+is the only place that changes it, in message handlers: the screens read it
+through :mod:`.app_state` and ask for changes with :mod:`.app_messages`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Iterable
-from contextlib import aclosing
-from functools import partial
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -19,44 +17,28 @@ from textual.reactive import var
 from textual.screen import Screen
 
 from explorer.engine.options import ChunkOptions
-from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
-from .chunk_export import default_export_path, export_document, export_tree
-from .commands import ExplorerCommands
-from .document_service import DocumentService
-from .file_finder import FileFinder
-from .jobs import JobRun, LatestJob
+from .app_messages import FileChosen, OptionsChanged, SettingChosen
+from .document.messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
+from .document.model import Document, needs_reparse
+from .document.service import DocumentService
+from .export.messages import ExportFailed, ExportFinished, ExportProgressed
+from .export.service import ExportService
 from .literal import visible
-from .messages import (
-    ChunkingFailed,
-    ChunksReady,
-    ExportFailed,
-    ExportFinished,
-    ExportProgressed,
-    FileChosen,
-    FileOpened,
-    FileOpenFailed,
-    FilesChangedOnDisk,
-    OptionsChanged,
-    SettingChosen,
-)
+from .palette.actions import ExplorerCommands
+from .palette.files import FileFinder
+from .palette.tools import ToolCommands
 from .processes import start_resource_tracker
 from .screens.explore import ExploreScreen
-from .screens.export_dialog import ExportProgressScreen, ExportScreen
 from .screens.help import HelpScreen
 from .screenshot import save_screenshot
-from .state import Document, needs_reparse
-from .tools import ToolCommands, open_compare, open_queries, open_sweep, open_teach
-from .wording import counted
+from .tools import open_compare, open_queries, open_sweep, open_teach
+from .watch import FilesChangedOnDisk, watch_directory
 
 #: Step of the +/- keys per size unit.
 SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}
-#: Milliseconds watchfiles waits for more changes before reporting (its default, 1600, feels stale).
-WATCH_DEBOUNCE_MS = 150
-#: Seconds between looks for the explored folder to come back after it was removed.
-ROOT_POLL_SECONDS = 0.5
 
 
 class ChunkExplorerApp(App[int]):
@@ -103,10 +85,10 @@ class ChunkExplorerApp(App[int]):
         self.settings_path = settings_path
         self.watching = watch
         self.show_timings = show_timings
+        #: Loads and chunks the open file in workers (document/).
         self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
-        #: Exports (the open file, or the whole tree) run one at a time; their workers report
-        #: success and failure themselves (ExportFinished, ExportFailed).
-        self.exporting: LatestJob[None] = LatestJob(self, "export")
+        #: The export keys' dialogs, workers and notices (export/).
+        self.exports = ExportService(self, self.start_dir)
         #: The file last refused for its size (``o`` opens it anyway), or None.
         self.refused_path: str | None = None
         #: The file the user last asked to see, shown or not (a file that could not be
@@ -221,27 +203,15 @@ class ChunkExplorerApp(App[int]):
     # -- watching the directory -------------------------------------------------------------
     @work(group="watch", exclusive=True, exit_on_error=False, description="watch the explored directory")
     async def watch_files(self) -> None:
-        from watchfiles import DefaultFilter, awatch
-
         try:
-            while True:
-                watcher = awatch(self.root, debounce=WATCH_DEBOUNCE_MS, step=50, watch_filter=DefaultFilter())
-                async with aclosing(watcher):
-                    async for changes in watcher:
-                        self.post_message(FilesChangedOnDisk(sorted((change.name, path) for change, path in changes)))
-                        if not os.path.isdir(self.root):
-                            break  # the watch died with the folder: watch again once it is back
-                while not os.path.isdir(self.root):
-                    await asyncio.sleep(ROOT_POLL_SECONDS)
-                self.post_message(FilesChangedOnDisk([("added", self.root)]))
+            await watch_directory(self.root, self.post_message)
         except Exception as error:  # e.g. the inotify watch limit: the explorer still works, unwatched
             self.notify(f"Not watching for changes: {error}", severity="warning", markup=False)
 
     def on_files_changed_on_disk(self, message: FilesChangedOnDisk) -> None:
         document = self.document
         open_path = document.path if document is not None else self.wanted_path
-        touched = {os.path.abspath(path) for _, path in message.changes}
-        if open_path is not None and _is_under_any(os.path.abspath(open_path), touched):
+        if open_path is not None and message.touches(open_path):
             if os.path.isfile(open_path):
                 self.open_file(open_path, reloaded=document is not None)
             elif document is not None and not os.path.isdir(os.path.dirname(open_path)):
@@ -255,10 +225,8 @@ class ChunkExplorerApp(App[int]):
                     f"{os.path.basename(open_path)} was deleted on disk; still showing its last content",
                     title="File deleted", severity="warning", markup=False,
                 )
-        folders = {os.path.dirname(path) for change, path in message.changes if change in ("added", "deleted")}
-        if os.path.abspath(self.root) in touched:
-            folders.add(self.root)  # removed or back: list it again
-        if any(os.path.basename(path) == ".gitignore" for path in touched):
+        folders = message.folders_to_list(self.root)
+        if message.ignore_rules_changed():
             self.explore.refresh_ignore_rules()
         elif folders:
             self.explore.refresh_folders(folders)
@@ -332,9 +300,7 @@ class ChunkExplorerApp(App[int]):
             self.open_file(self.document.path, reloaded=True)
 
     def action_toggle_anonymous(self) -> None:
-        from .widgets.ast.tree import AstTree
-
-        self.explore.query_one(AstTree).action_toggle_anonymous()
+        self.explore.toggle_anonymous_nodes()
 
     def action_save_settings(self) -> None:
         from explorer.workspace.settings import save_settings
@@ -346,98 +312,21 @@ class ChunkExplorerApp(App[int]):
             return
         self.notify(f"Saved the parameters to {path}", title="Settings saved", markup=False)
 
-    # -- export ----------------------------------------------------------------------------------
-    def _target(self, path: str) -> str:
-        return os.path.abspath(os.path.join(self.start_dir, os.path.expanduser(path)))
-
-    def _export_refusal(self, target: str) -> str | None:
-        """Why an export must not write ``target`` (the open file, a source in the tree), or None."""
-        shown = [self.document.path] if self.document is not None else []
-        return export_refusal(target, self.root, self.walk_options, shown)
-
+    # -- export (export/ holds the dialogs, the workers and the notices) ----------------------------
     def action_export(self) -> None:
-        document = self.document
-        if document is None:
-            self.notify("Open a file first", severity="warning", markup=False)
-            return
-        name = os.path.basename(document.path)
-        self.push_screen(
-            ExportScreen(
-                "Export chunks",
-                f"{counted(len(document.chunks), 'chunk')} of {name}, as JSON (the schema of `chunk-explorer chunk`):",
-                default_export_path(self.start_dir, name),
-                resolve=self._target, refuse=self._export_refusal,
-            ),
-            self._export_document,
-        )
-
-    def _export_document(self, path: str | None) -> None:
-        if not path or self.document is None:
-            return
-        self.exporting.start(partial(self._export_document_worker, self.document, self._target(path)),
-                             "export the open file", name="export file")
-
-    def _export_document_worker(self, document: Document, target: str, run: JobRun) -> None:
-        try:
-            count = export_document(document, target, self.root)
-        except Exception as error:  # OutputError says what went wrong and what to do
-            self.post_message(ExportFailed(target, str(error)))
-            return
-        self.post_message(ExportFinished(target, 1, count))
+        self.exports.export_file()
 
     def action_export_tree(self) -> None:
-        self.push_screen(
-            ExportScreen(
-                "Export the whole tree",
-                f"Chunk every file under {self.root} (walker rules, .gitignore) into one JSON document:",
-                default_export_path(self.start_dir, os.path.basename(self.root.rstrip(os.sep)) or "root"),
-                resolve=self._target, refuse=self._export_refusal,
-            ),
-            self._export_tree,
-        )
-
-    def _export_tree(self, path: str | None) -> None:
-        if not path:
-            return
-        target = self._target(path)
-        self.push_screen(ExportProgressScreen(target))
-        self.exporting.start(partial(self._export_tree_worker, target, self.options), "export the whole tree",
-                             name="export tree")
-
-    def _export_tree_worker(self, target: str, options: ChunkOptions, run: JobRun) -> None:
-        def progressed(done: int, total: int) -> None:
-            self.post_message(ExportProgressed(done, total))
-
-        try:
-            result = export_tree(self.root, options, self.walk_options, target, on_progress=progressed,
-                                 is_cancelled=run)
-        except Exception as error:
-            self.post_message(ExportFailed(target, str(error)))
-            return
-        if result is not None:
-            self.post_message(ExportFinished(target, result.files, result.chunks, result.failed))
+        self.exports.export_tree()
 
     def on_export_progressed(self, message: ExportProgressed) -> None:
-        if isinstance(self.screen, ExportProgressScreen):
-            self.screen.advance(message.done, message.total)
+        self.exports.progressed(message)
 
     def on_export_finished(self, message: ExportFinished) -> None:
-        if isinstance(self.screen, ExportProgressScreen):
-            self.screen.dismiss(None)
-        files = f" from {message.files} files" if message.files != 1 else ""
-        failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
-        self.notify(f"Wrote {counted(message.chunks, 'chunk')}{files} to {message.path}{failed}", title="Exported",
-                    markup=False)
+        self.exports.finished(message)
 
     def on_export_failed(self, message: ExportFailed) -> None:
-        if isinstance(self.screen, ExportProgressScreen):
-            self.screen.dismiss(None)
-        self.notify(message.reason, title="Export failed", severity="error", timeout=10, markup=False)
-
-
-def _is_under_any(path: str, paths: set[str]) -> bool:
-    """Whether ``path`` is one of ``paths`` or lies inside one of them."""
-    return any(path == other or path.startswith(other.rstrip(os.sep) + os.sep) for other in paths)
+        self.exports.failed(message)
 
 
 def run(

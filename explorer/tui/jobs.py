@@ -1,8 +1,9 @@
-"""Background jobs where the latest request wins: the one piece every worker of the explorer uses.
+"""Background jobs where the latest request wins: the one piece every computing worker of the explorer uses.
 
-Loading a file, re-chunking it, tracing for teach mode, the compare view, the sweep
-and the retrieval evaluation all recompute when the user changes something, possibly
-while the previous run is still going. Each request gets a generation number; the
+Loading a file, re-chunking it, tracing for teach mode, the compare view, the sweep,
+the retrieval evaluation, the repository scan, the finder's file list and the exports
+all recompute when the user asks again, possibly while the previous run is still going
+(only the directory watcher, which runs as long as the app, is a worker of its own). Each request gets a generation number; the
 messages a run posts carry it, and handlers ignore those :meth:`LatestJob.is_current`
 rejects. Thread workers cannot be interrupted, so the computation gets a probe
 (:class:`JobRun`) to stop early, and a cancelled run posts nothing.

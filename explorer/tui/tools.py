@@ -1,6 +1,5 @@
 """Opening the teaching and tuning tools (teach mode, compare view, sweep panel, queries
-view) from the explorer, and their palette commands ("teach: ...", "compare: ...",
-"sweep: ...", "queries: ...").
+view) from the explorer: their keys and their palette commands (:mod:`.palette.tools`) call these.
 
 Each tool is a screen pushed over the one it was opened from; escape goes back to
 that screen.
@@ -8,7 +7,6 @@ that screen.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from textual.app import App
@@ -16,8 +14,7 @@ from textual.screen import Screen
 
 from explorer.samples import list_samples
 
-from .commands import Command, CommandListProvider
-from .explorer_state import ExplorerState, explorer_state
+from .app_state import explorer_state
 
 #: The sample teach mode opens when no file is open.
 DEFAULT_SAMPLE = "python"
@@ -74,30 +71,3 @@ def open_queries(app: App[Any]) -> None:
         return
     state = explorer_state(app)
     _show(app, QueriesScreen(state.root, settings=default_settings(state.options), walk=state.walk_options))
-
-
-
-def tool_commands(app: App[Any]) -> list[Command]:
-    commands: list[Command] = []
-    if explorer_state(app).document is not None:
-        commands += [
-            ("teach: step through the open file", partial(open_teach, app), "Play the chunker's decisions one by one"),
-            ("compare: open file chunked two ways", partial(open_compare, app),
-             "Side by side: these parameters against the line baseline or a second set"),
-        ]
-    commands += [
-        (f"teach: open sample {s.name}", partial(open_teach, app, s.name), s.description)
-        for s in list_samples()
-    ]
-    commands.append(("sweep: measure settings over the directory", partial(open_sweep, app),
-                     "Chunk every file under several max sizes; compare; save the chosen one"))
-    commands.append(("queries: which settings retrieve each query", partial(open_queries, app),
-                     "Retrieval per query from the code's docs: ranks per setting, the target and top 5 in the source"))
-    return commands
-
-
-class ToolCommands(CommandListProvider):
-    """Palette commands of teach mode, the compare view and the sweep panel."""
-
-    def _commands(self) -> list[Command]:
-        return tool_commands(self.app) if isinstance(self.app, ExplorerState) else []

@@ -327,7 +327,7 @@ def test_summary_counts_every_file_once(cli, project) -> None:
 
 def test_the_explorer_export_writes_the_cli_document(cli, project, tmp_path) -> None:
     from explorer.engine.options import ChunkOptions
-    from explorer.tui.chunk_export import export_tree
+    from explorer.tui.export.write import export_tree
 
     cli_doc = cli("chunk", project, "--no-settings").json()
     target = tmp_path / "tree.json"

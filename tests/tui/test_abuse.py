@@ -14,17 +14,17 @@ from textual.app import App
 from textual.widgets import Static
 
 from explorer.engine.options import ChunkOptions
-from explorer.tui import document_service
 from explorer.tui.app import ChunkExplorerApp
 from explorer.tui.app import run as run_explorer
-from explorer.tui.document_service import DocumentService
-from explorer.tui.messages import FileChosen
-from explorer.tui.screens.export_dialog import ExportScreen
+from explorer.tui.app_messages import FileChosen
+from explorer.tui.document import service as document_service
+from explorer.tui.document.service import DocumentService
+from explorer.tui.export.dialog import ExportScreen
 from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
+from explorer.tui.widgets.chunks.stats import StatsPanel
 from explorer.tui.widgets.files.tree import FileTree
-from explorer.tui.widgets.params.stats import StatsPanel
 from explorer.tui.widgets.source.view import SourceView
 from explorer.workspace.walk import WalkOptions
 

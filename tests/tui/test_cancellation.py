@@ -13,8 +13,8 @@ from explorer.engine.api import CANCEL_CHECK_EVERY, ChunkingCancelled
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import trace_parsed
 from explorer.tui.compare.model import compare
-from explorer.tui.document_service import chunk_file
-from explorer.tui.teach.model import TraceCancelled, compute_run, load_file
+from explorer.tui.document.load import chunk_file, load_file
+from explorer.tui.teach.model import TraceCancelled, compute_run
 
 SMALL = ChunkOptions(max_size=40)
 

@@ -10,7 +10,7 @@ from textual.widgets import Input, Select
 
 import explorer
 from explorer.engine.options import ChunkOptions
-from explorer.tui.messages import AstNodeSelected, ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
+from explorer.tui.document.messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
@@ -247,7 +247,7 @@ async def test_picking_an_ast_node_or_entity_highlights_it_in_the_source(project
         assert node.type == "function_definition"
         assert source.highlighted_range == (node.start_byte, node.end_byte)
         assert source.cursor_line == node.start_point[0]
-        assert any(isinstance(m, AstNodeSelected) for m in messages)
+        assert any(isinstance(m, AstTree.SyntaxNodeSelected) for m in messages)
         assert screen.query_one(ChunkList).cursor == app.document.chunking.layout.chunk_at(node.start_byte)
 
         scope = screen.query_one(ScopeTree)

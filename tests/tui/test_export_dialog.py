@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from explorer.tui.screens.export_dialog import ExportScreen
+from explorer.tui.export.dialog import ExportScreen
 
 from .helpers import SIZE, make_app, wait_for, wait_until_idle
 

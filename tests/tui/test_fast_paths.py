@@ -7,7 +7,7 @@ import gc
 import re
 from pathlib import Path
 
-from explorer.tui.messages import FileChosen
+from explorer.tui.app_messages import FileChosen
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.footer import KeyFooter
 

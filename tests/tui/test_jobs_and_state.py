@@ -14,9 +14,9 @@ from textual.widgets import DataTable
 
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
-from explorer.tui.explorer_state import explorer_state
+from explorer.tui.app_messages import SettingChosen
+from explorer.tui.app_state import explorer_state
 from explorer.tui.jobs import LatestJob
-from explorer.tui.messages import SettingChosen
 from explorer.tui.sweep.screen import SweepScreen
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 

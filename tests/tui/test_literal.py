@@ -9,12 +9,12 @@ from textual.fuzzy import Matcher
 from textual.notifications import Notify
 from textual.widgets import Input
 
-from explorer.tui.commands import ExplorerCommands
 from explorer.tui.compare.screen import CompareScreen
+from explorer.tui.export.dialog import ExportScreen
 from explorer.tui.literal import highlighted, literal
-from explorer.tui.screens.export_dialog import ExportScreen
+from explorer.tui.palette.actions import ExplorerCommands
+from explorer.tui.palette.tools import ToolCommands
 from explorer.tui.teach.screen import TeachScreen
-from explorer.tui.tools import ToolCommands
 from explorer.tui.widgets.source.view import SourceView
 
 from .helpers import SIZE, make_app, wait_for, wait_until_idle

@@ -10,8 +10,9 @@ from pathlib import Path
 from textual.widgets import Input
 
 import explorer
-from explorer.tui.chunk_export import default_export_path
-from explorer.tui.screens.export_dialog import ExportProgressScreen, ExportScreen
+from explorer.tui.export.dialog import ExportScreen
+from explorer.tui.export.progress import ExportProgressScreen
+from explorer.tui.export.write import default_export_path
 from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 

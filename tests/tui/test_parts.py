@@ -13,9 +13,10 @@ import explorer
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import parse_source
 from explorer.engine.text import SourceText
-from explorer.tui.state import ChunkLayout, ChunkStats, display_path, longest_line, needs_reparse
+from explorer.tui.document.lexer import lexer_for
+from explorer.tui.document.model import ChunkLayout, ChunkStats, display_path, longest_line, needs_reparse
 from explorer.tui.widgets.chunks.list import chunk_flags, size_bar
-from explorer.tui.widgets.source.highlight import LineHighlighter, lexer_for
+from explorer.tui.widgets.source.highlight import LineHighlighter
 from explorer.tui.widgets.source.paint import StyleMixer, paint_line
 
 from .helpers import FIXTURES
@@ -150,7 +151,7 @@ def test_size_bar_and_flags():
 
 def test_palette_commands_are_named_group_action():
     from explorer.tui.app import ChunkExplorerApp
-    from explorer.tui.commands import explorer_commands
+    from explorer.tui.palette.actions import explorer_commands
 
     app = ChunkExplorerApp(str(FIXTURES), ChunkOptions(language="python"), watch=False)
     names = [name for name, _, _ in explorer_commands(app)]
@@ -178,7 +179,7 @@ def test_every_binding_has_a_unique_id():
 
 
 def test_a_cancelled_tree_export_writes_nothing(tmp_path):
-    from explorer.tui.chunk_export import export_tree
+    from explorer.tui.export.write import export_tree
 
     target = tmp_path / "out.json"
     progress = []

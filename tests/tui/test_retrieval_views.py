@@ -332,8 +332,8 @@ async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: P
 
 
 async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(project: Path):
+    from explorer.tui.palette.tools import tool_commands
     from explorer.tui.queries.model import disagreement, disagrees
-    from explorer.tui.tools import tool_commands
 
     app = make_app(project, max_size=300)
     async with app.run_test(size=SIZE) as pilot:

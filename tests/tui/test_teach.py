@@ -7,14 +7,14 @@ from pathlib import Path
 import explorer
 from explorer.engine.options import ChunkOptions
 from explorer.samples import get_sample
-from explorer.tui.messages import AstNodeSelected
+from explorer.tui.document.load import load_file
+from explorer.tui.palette.tools import tool_commands
 from explorer.tui.screens.explore import ExploreScreen
 from explorer.tui.teach.gauge import WindowGauge
-from explorer.tui.teach.model import compute_run, load_file, node_for_step
+from explorer.tui.teach.model import compute_run, node_for_step
 from explorer.tui.teach.narration import StepNarration
 from explorer.tui.teach.screen import TeachScreen
 from explorer.tui.teach.source import TraceSourceView
-from explorer.tui.tools import tool_commands
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 
 from .helpers import SIZE, make_app, wait_for, wait_until_idle
@@ -211,12 +211,12 @@ async def test_tree_moves_the_user_did_not_make_never_stop_playing():
         assert not ast.has_focus
         far = max(i for i, step in enumerate(screen.run.steps) if step.action in ("add", "open"))
         node = screen.run.steps[far].piece
-        ast.post_message(AstNodeSelected(node.start, node.end))  # as a late, unfocused highlight
+        ast.post_message(AstTree.SyntaxNodeSelected(node.start, node.end))  # as a late, unfocused highlight
         await pilot.pause(0.1)
         assert screen.playing and screen.index < far
         ast.focus()
         await pilot.pause()
-        ast.post_message(AstNodeSelected(node.start, node.end))  # the same, picked by the user
+        ast.post_message(AstTree.SyntaxNodeSelected(node.start, node.end))  # the same, picked by the user
         await wait_for(pilot, lambda: not screen.playing, what="a pick to pause")
 
 

@@ -15,8 +15,8 @@ from explorer.engine.measure.quality import FileMetrics, GroupSummary, measure_f
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
 
-from ..document_service import structure_of
-from ..state import Chunking, ChunkLayout, ChunkStats, LoadedFile
+from ..document.load import structure_of
+from ..document.model import Chunking, ChunkLayout, ChunkStats, LoadedFile
 
 #: What the second side is: the line-packing baseline, or the AST chunker with other parameters.
 BASELINE = "baseline"

@@ -9,7 +9,6 @@ are marked in its source; the measures of both sides sit in one table below.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import partial
 
 from rich.style import Style
@@ -20,39 +19,28 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from explorer.engine.options import ChunkOptions
 
-from ..explorer_state import explorer_state
+from ..app_state import explorer_state
+from ..document.model import Document, LoadedFile
 from ..jobs import LatestJob
 from ..literal import literal, visible
-from ..state import Document, LoadedFile
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
+from ..wording import counted
+from .messages import ComparisonFailed, ComparisonReady
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
 
-#: Step of ] and [ per size unit (the explorer's + and - use the same steps).
+#: Step of ] and [ per size unit (coarser than the explorer's + and -: see ``SIZE_STEPS`` in app.py).
 SIZE_STEPS = {"nws": 250, "chars": 500, "lines": 10}
 SPLIT_HUE = "#ff5f5f"
 SPLIT_TINT = 0.35
 BETTER = Style(color="#87d787", bold=True)
 WORSE = Style(color="#ff875f")
 LABEL = Style(dim=True)
-
-
-@dataclass
-class ComparisonReady(Message):
-    comparison: Comparison
-    generation: int
-
-
-@dataclass
-class ComparisonFailed(Message):
-    reason: str
-    generation: int
 
 
 def split_overlays(side: Side, view: OverlaySourceView) -> list[Overlay]:
@@ -75,9 +63,9 @@ def split_summary(side: Side) -> str:
     """``4 definitions split, 1 doc comment cut off (red bar)`` for a side's border."""
     definitions = sum(1 for split in side.metrics.splits if split.what != "doc")
     docs = len(side.metrics.splits) - definitions
-    text = f"{definitions} definition{'s' if definitions != 1 else ''} split"
+    text = f"{counted(definitions, 'definition')} split"
     if docs:
-        text += f", {docs} doc comment{'s' if docs != 1 else ''} cut off"
+        text += f", {counted(docs, 'doc comment')} cut off"
     return text + (" (red bar)" if side.metrics.splits else "")
 
 

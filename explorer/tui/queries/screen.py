@@ -29,8 +29,8 @@ from textual.widgets import DataTable, Header, ProgressBar, Static
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions
 
-from ..explorer_state import explorer_state
-from ..state import LoadedFile
+from ..app_state import explorer_state
+from ..document.model import LoadedFile
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import OverlaySourceView
 from .detail import QueryDetail

@@ -19,8 +19,8 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
 from explorer.engine.text import SourceText
 
-from ..state import Chunking, ChunkLayout, ChunkStats, Document, LoadedFile, longest_line
-from ..widgets.source.highlight import lexer_for
+from ..document.lexer import lexer_for
+from ..document.model import Chunking, ChunkLayout, ChunkStats, Document, LoadedFile, longest_line
 from ..widgets.source.overlay import Overlay
 from .model import RetrievalRun
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from textual.message import Message
 
@@ -21,30 +20,11 @@ from explorer.engine.measure.problems import FileProblems, analyze_problems
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions, plan
 
+from .messages import RepositoryScanned
 from .model import ScannedFile
 
 #: Seconds between two batches of finished files sent to the screen.
 POST_EVERY = 0.1
-
-
-@dataclass
-class RepositoryScanned(Message):
-    """More files of a scan finished (``done`` of ``total`` so far); ``finished``: the last batch."""
-
-    files: list[ScannedFile]
-    failed: list[tuple[str, str]]
-    done: int
-    total: int
-    generation: int
-    finished: bool = False
-
-
-@dataclass
-class RepositoryScanFailed(Message):
-    """The scan could not run (the directory is gone, bad settings)."""
-
-    reason: str
-    generation: int
 
 
 def scan(

@@ -21,22 +21,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Header, Static
-from textual.worker import get_current_worker
 
 from explorer.engine.measure.problems import DESCRIPTIONS, PROBLEM_KINDS
 from explorer.engine.options import ChunkOptions
 
 from .. import heap
-from ..explorer_state import explorer_state
-from ..failures import describe_failure
+from ..app_state import explorer_state
+from ..jobs import LatestJob
 from ..literal import literal, visible
 from ..widgets.footer import KeyFooter
 from ..widgets.rows import RowList
-from ..wording import counted
 from .files import FileRows
+from .messages import RepositoryScanFailed, RepositoryScanned
 from .model import RepositoryModel, ScannedFile, WalkStop
 from .problems import ProblemRows
-from .scan import RepositoryScanFailed, RepositoryScanned, scan
+from .scan import scan
 
 
 @dataclass(frozen=True)
@@ -87,8 +86,8 @@ class RepositoryScreen(Screen[RepositoryClosed]):
         self.reused = model is not None
         #: Whether the user moved the file cursor (else it stays on the worst file while rows arrive).
         self.user_moved = False
-        #: Bumped for every scan; batches of older scans are dropped.
-        self.generation = 0
+        #: The scans (a new one cancels the one in flight); batches of older scans are dropped.
+        self.scans: LatestJob[None] = LatestJob(self, "repository", failed=RepositoryScanFailed.of)
         self.done = 0
         self.total = 0
 
@@ -133,7 +132,6 @@ class RepositoryScreen(Screen[RepositoryClosed]):
 
     def start_scan(self) -> None:
         state = explorer_state(self)
-        self.generation += 1
         old = self.model
         self.model = RepositoryModel(state.options, language=old.language, kind=old.kind, sort=old.sort)
         if old.files:
@@ -143,24 +141,14 @@ class RepositoryScreen(Screen[RepositoryClosed]):
         self.user_moved = False
         self.files.empty_message = "scanning…"
         self._refresh_lists(keep=None)
-        job = partial(scan, state.root, state.walk_options, state.options, self.jobs, self.generation,
-                      self.post_message)
-        generation = self.generation
-
-        def work() -> None:
-            worker = get_current_worker()
-            try:
-                job(lambda: worker.is_cancelled)
-            except Exception as error:  # shown in the view; the explorer keeps working
-                if not worker.is_cancelled:
-                    self.post_message(RepositoryScanFailed(f"The scan failed: {describe_failure(error)}", generation))
-
-        self.run_worker(work, name="repository scan", group="repository", exclusive=True, thread=True,
-                        exit_on_error=False, description="find the chunking problems of every file")
+        # A failure is shown in the view (RepositoryScanFailed); the explorer keeps working.
+        job = partial(scan, state.root, state.walk_options, state.options, self.jobs)
+        self.scans.start(lambda run: job(run.generation, run.post, run), "find the chunking problems of every file",
+                         name="repository scan")
 
     @on(RepositoryScanned)
     def _scanned(self, message: RepositoryScanned) -> None:
-        if message.generation != self.generation:
+        if not self.scans.is_current(message.generation):
             return
         # The cursor stays on the worst file as rows arrive, unless the user moved it.
         keep = self.files.current if self.user_moved else None
@@ -176,7 +164,7 @@ class RepositoryScreen(Screen[RepositoryClosed]):
 
     @on(RepositoryScanFailed)
     def _scan_failed(self, message: RepositoryScanFailed) -> None:
-        if message.generation == self.generation:
+        if self.scans.is_current(message.generation):
             self.model.complete = True
             self.files.empty_message = message.reason
             self._refresh_lists(None)
@@ -269,7 +257,3 @@ class RepositoryScreen(Screen[RepositoryClosed]):
 
     def action_leave(self) -> None:
         self.dismiss(RepositoryClosed(self.model, None))
-
-    def describe(self) -> str:
-        """One line about the scan (for the explorer's notices)."""
-        return f"{counted(len(self.model.walk()), 'problem')} in {counted(len(self.model.rows()), 'file')}"

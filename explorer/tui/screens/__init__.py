@@ -1,1 +1,1 @@
-"""Screens of the explorer: the main view, help and dialogs."""
+"""Screens of the explorer: the main view and help (each tool has its screens in its own folder)."""

@@ -19,27 +19,20 @@ from explorer.engine.measure.problems import Problem
 from explorer.engine.options import ChunkOptions
 from explorer.engine.regions import describe_regions
 
-from ..explorer_state import ExplorerState, explorer_state
+from ..app_messages import FileChosen
+from ..app_state import ExplorerState, explorer_state
+from ..document.model import Document, display_path
 from ..literal import literal, visible
-from ..messages import (
-    AnonymousNodesToggled,
-    AstNodeSelected,
-    ChunkSelected,
-    EntitySelected,
-    FileChosen,
-    SourceCursorMoved,
-)
 from ..repository.model import RepositoryModel, WalkStop
 from ..repository.screen import RepositoryClosed, RepositoryScreen
-from ..state import Document, display_path
 from ..widgets.ast.tree import AstTree
 from ..widgets.chunks.detail import ChunkDetail
 from ..widgets.chunks.list import ChunkList
+from ..widgets.chunks.stats import StatsPanel, limit_text
 from ..widgets.files.pane import FilesPane
 from ..widgets.files.tree import FileTree
 from ..widgets.footer import KeyFooter
 from ..widgets.params.panel import ParamsPanel
-from ..widgets.params.stats import StatsPanel, limit_text
 from ..widgets.scope.tree import ScopeTree
 from ..widgets.source.view import SourceView
 
@@ -299,12 +292,12 @@ z maximizes the focused pane (z again restores it).
         self.query_one(AstTree).reveal(byte)
         self.query_one(ScopeTree).reveal(byte)
 
-    @on(SourceCursorMoved)
-    def _cursor_moved(self, message: SourceCursorMoved) -> None:
+    @on(SourceView.CursorMoved)
+    def _cursor_moved(self, message: SourceView.CursorMoved) -> None:
         self._follow_cursor(message.byte, scroll=False, trees_later=True)
 
-    @on(ChunkSelected)
-    def _chunk_selected(self, message: ChunkSelected) -> None:
+    @on(ChunkList.Selected)
+    def _chunk_selected(self, message: ChunkList.Selected) -> None:
         self.select_chunk(message.index)
 
     def select_chunk(self, index: int) -> None:
@@ -329,17 +322,21 @@ z maximizes the focused pane (z again restores it).
             current = -1 if delta > 0 else len(document.chunks)
         self.select_chunk(current + delta)
 
-    @on(AstNodeSelected)
-    def _ast_node_selected(self, message: AstNodeSelected) -> None:
+    @on(AstTree.SyntaxNodeSelected)
+    def _ast_node_selected(self, message: AstTree.SyntaxNodeSelected) -> None:
         self._show_range(message.start_byte, message.end_byte)
         self.query_one(ScopeTree).reveal(message.start_byte)
 
-    @on(AnonymousNodesToggled)
-    def _anonymous_toggled(self, message: AnonymousNodesToggled) -> None:
+    def toggle_anonymous_nodes(self) -> None:
+        """Show or hide the anonymous nodes (punctuation, keywords) in the AST pane."""
+        self.query_one(AstTree).action_toggle_anonymous()
+
+    @on(AstTree.AnonymousNodesToggled)
+    def _anonymous_toggled(self, message: AstTree.AnonymousNodesToggled) -> None:
         self.query_one("#structure").border_subtitle = "with anonymous nodes" if message.shown else ""
 
-    @on(EntitySelected)
-    def _entity_selected(self, message: EntitySelected) -> None:
+    @on(ScopeTree.EntitySelected)
+    def _entity_selected(self, message: ScopeTree.EntitySelected) -> None:
         self._show_range(message.start_byte, message.end_byte)
         self.query_one(AstTree).reveal(message.start_byte)
 

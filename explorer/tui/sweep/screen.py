@@ -14,7 +14,6 @@ project's settings file: the screen posts ``SettingChosen`` and the app does bot
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
@@ -22,7 +21,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 
@@ -31,36 +29,16 @@ from explorer.engine.measure.sweep import DEFAULT_MAX_SIZES, SweepResult, settin
 from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
 from explorer.workspace.sweep import sweep_paths
 
-from ..explorer_state import explorer_state
+from ..app_messages import SettingChosen
+from ..app_state import explorer_state
 from ..jobs import LatestJob
 from ..literal import visible
-from ..messages import SettingChosen
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
+from .messages import SweepFailed, SweepFinished, SweepProgressed
 from .retrieval import RetrievalPanel
 
 LABEL = Style(dim=True)
-
-
-@dataclass
-class SweepProgressed(Message):
-    done: int
-    total: int
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, SweepProgressed)
-
-
-@dataclass
-class SweepFinished(Message):
-    result: SweepResult
-    generation: int
-
-
-@dataclass
-class SweepFailed(Message):
-    reason: str
-    generation: int
 
 
 def parse_sizes(text: str, minimum: int = 1, what: str = "max size") -> list[int]:

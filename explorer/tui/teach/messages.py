@@ -1,4 +1,4 @@
-"""Messages of teach mode (past-tense facts, as in ``explorer.tui.messages``)."""
+"""What teach mode's tracing worker reports (past-tense facts, stamped with the request's generation)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,3 @@ class TraceReady(Message):
 class TraceFailed(Message):
     reason: str
     generation: int
-
-
-@dataclass
-class TimelinePicked(Message):
-    """A step was clicked on the timeline."""
-
-    index: int

@@ -22,8 +22,8 @@ from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.text import WHITESPACE
 from explorer.engine.trace import TraceStep, trace_parsed
 
-from ..document_service import structure_of
-from ..state import Chunking, ChunkLayout, ChunkStats, LoadedFile, needs_reparse
+from ..document.load import structure_of
+from ..document.model import Chunking, ChunkLayout, ChunkStats, LoadedFile, needs_reparse
 
 #: The kinds of decision ``[`` / ``]`` jump between: name -> (actions, what the footer says).
 DECISION_KINDS: dict[str, tuple[frozenset[str], str]] = {
@@ -148,13 +148,6 @@ def compute_run(
         for kind, (actions, _) in DECISION_KINDS.items()
     }
     return TraceRun(file, options, tuple(steps), chunks, tuple(done), time.perf_counter() - started, by_kind)
-
-
-def load_file(path: str, options: ChunkOptions, root: str | None = None) -> LoadedFile:
-    """Read and parse a file for teaching (a sample, or a file not open in the explorer)."""
-    from ..document_service import parse_file, read_source
-
-    return parse_file(path, read_source(path), options, root)
 
 
 def node_for_step(parsed: ParsedFile, step: TraceStep) -> Node | None:

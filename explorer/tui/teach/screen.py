@@ -26,15 +26,15 @@ from textual.widgets import Header, Static
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import TraceStep
 
-from ..explorer_state import explorer_state
+from ..app_state import explorer_state
+from ..document.load import load_file
+from ..document.model import Document, LoadedFile
 from ..jobs import LatestJob
 from ..literal import literal, visible
-from ..messages import AstNodeSelected
-from ..state import Document, LoadedFile
 from ..widgets.ast.tree import AstTree
 from ..widgets.footer import KeyFooter
 from .gauge import WindowGauge
-from .messages import TimelinePicked, TraceFailed, TraceReady
+from .messages import TraceFailed, TraceReady
 from .model import (
     DECISION_KINDS,
     DEFAULT_SPEED,
@@ -44,7 +44,6 @@ from .model import (
     TraceRun,
     compute_run,
     first_step_about,
-    load_file,
     node_for_step,
     step_near,
 )
@@ -325,8 +324,8 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
         self._show_status()
         self.notify(f"] and [ now jump to where {DECISION_KINDS[self.kind][1]}", timeout=2, markup=False)
 
-    @on(AstNodeSelected)
-    def _ast_node_selected(self, message: AstNodeSelected) -> None:
+    @on(AstTree.SyntaxNodeSelected)
+    def _ast_node_selected(self, message: AstTree.SyntaxNodeSelected) -> None:
         """A node picked in the tree: go to the step where the chunker first met it."""
         message.stop()
         # Only the user's own picks, made in the focused tree: the tree also moves on
@@ -339,8 +338,8 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
             self.pause()
             self.go(index, move_tree=False)
 
-    @on(TimelinePicked)
-    def _timeline_picked(self, message: TimelinePicked) -> None:
+    @on(TraceTimeline.StepPicked)
+    def _timeline_picked(self, message: TraceTimeline.StepPicked) -> None:
         self.pause()
         self.go(message.index)
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.message import Message
 from textual.widget import Widget
 
 from ..widgets.source.palette import CHUNK_HUES
-from .messages import TimelinePicked
 from .model import TraceRun
 from .source import OVERSIZED_HUE
 
@@ -67,6 +69,12 @@ class TraceTimeline(Widget):
     TraceTimeline { height: 1; padding: 0 1; }
     """
 
+    @dataclass
+    class StepPicked(Message):
+        """A step was clicked on the timeline."""
+
+        index: int
+
     def __init__(self, *, id: str | None = None):
         super().__init__(id=id)
         self.run: TraceRun | None = None
@@ -104,4 +112,4 @@ class TraceTimeline(Widget):
             return
         cells = len(self._cells_for(self.content_size.width))
         index = min(len(self.run.steps) - 1, offset.x * len(self.run.steps) // cells)
-        self.post_message(TimelinePicked(index))
+        self.post_message(self.StepPicked(index))

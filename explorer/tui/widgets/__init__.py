@@ -1,1 +1,1 @@
-"""Widgets of the explorer, one per module, grouped by area."""
+"""Widgets of the explorer, one per module, grouped by area; the pieces the areas share at the top."""

@@ -1,1 +1,1 @@
-"""Widgets of the explorer, one per module, grouped by area."""
+"""The syntax tree pane: tree-sitter nodes in the playground's notation, loaded as they are expanded."""

@@ -21,13 +21,14 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.message import Message
 from textual.widgets.tree import TreeNode
 from tree_sitter import Node
 
 from explorer.engine.parse import ParsedFile
 
 from ...literal import visible
-from ...messages import AnonymousNodesToggled, AstNodeSelected
+from ...wording import counted
 from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
 from .labels import node_place, size_parts
@@ -89,6 +90,20 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         Binding("G", "scroll_end", "Last", show=False, id="ast.scroll_end"),
     ]
 
+    # (Not ``NodeSelected``: that is the Tree's own message, which this class must not hide.)
+    @dataclass
+    class SyntaxNodeSelected(Message):
+        """The user moved the cursor to a syntax node (its byte range, end exclusive)."""
+
+        start_byte: int
+        end_byte: int
+
+    @dataclass
+    class AnonymousNodesToggled(Message):
+        """The pane now shows (or hides) anonymous nodes."""
+
+        shown: bool
+
     def __init__(self, *, id: str | None = None):
         super().__init__(Text("no file open", style=Style(dim=True)), id=id)
         self.show_root = True
@@ -119,7 +134,7 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         self.quiet_moves.clear()
         self.top, self.levels_above = None, 0
         count = len(parsed.regions)
-        self.reset(Text(f"{count} region{'s' if count != 1 else ''}, each parsed by its own grammar"), RegionsEntry())
+        self.reset(Text(f"{counted(count, 'region')}, each parsed by its own grammar"), RegionsEntry())
         self.root.allow_expand = True
         self.populate(self.root)
         self.root.expand()
@@ -241,7 +256,7 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
     def announce(self, node: TreeNode) -> None:
         entry = node.data
         if isinstance(entry, AstEntry):
-            self.post_message(AstNodeSelected(entry.node.start_byte, entry.node.end_byte))
+            self.post_message(self.SyntaxNodeSelected(entry.node.start_byte, entry.node.end_byte))
 
     def action_toggle_anonymous(self) -> None:
         self.show_anonymous = not self.show_anonymous
@@ -249,7 +264,7 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         self.show_file(self.parsed, self.limit, self.unit)
         if isinstance(target, AstEntry):
             self.reveal(target.node.start_byte)
-        self.post_message(AnonymousNodesToggled(self.show_anonymous))
+        self.post_message(self.AnonymousNodesToggled(self.show_anonymous))
 
     def action_collapse_or_parent(self) -> None:
         node = self.cursor_node

@@ -1,1 +1,1 @@
-"""Widgets of the explorer, one per module, grouped by area."""
+"""The chunks: the list of the open file's chunks, the selected one in full, and their stats."""

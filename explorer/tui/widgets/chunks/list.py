@@ -6,12 +6,14 @@ A Line-API widget, so a file cut into 20,000 tiny chunks scrolls as fast as one 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -22,8 +24,7 @@ from explorer.engine.structure import FileStructure
 from explorer.engine.structure.entities import NON_SCOPE_TYPES
 from explorer.engine.text import display_line
 
-from ...messages import ChunkSelected
-from ...state import Chunking
+from ...document.model import Chunking
 from ..line_cache import LineCache
 from ..strips import text_strip
 
@@ -132,6 +133,12 @@ class ChunkList(ScrollView, can_focus=True):
     }
     """
 
+    @dataclass
+    class Selected(Message):
+        """The user picked chunk ``index`` (moved the cursor to it, clicked it, or pressed enter)."""
+
+        index: int
+
     def __init__(self, *, id: str | None = None):
         super().__init__(id=id)
         self.chunking: Chunking | None = None
@@ -168,7 +175,7 @@ class ChunkList(ScrollView, can_focus=True):
         if index is not None:
             self._scroll_index_visible(index)
             if announce:
-                self.post_message(ChunkSelected(index))
+                self.post_message(self.Selected(index))
 
     def _scroll_index_visible(self, index: int) -> None:
         # Row 0 is the header, so chunks scroll_y .. scroll_y + height - 2 are visible.
@@ -251,7 +258,7 @@ class ChunkList(ScrollView, can_focus=True):
 
     def action_choose(self) -> None:
         if self.cursor is not None:
-            self.post_message(ChunkSelected(self.cursor))
+            self.post_message(self.Selected(self.cursor))
 
     def on_focus(self) -> None:
         self.rows.clear()

@@ -1,1 +1,1 @@
-"""Widgets of the explorer, one per module, grouped by area."""
+"""The files pane: the explored directory as the walker sees it, and a fuzzy finder over it."""

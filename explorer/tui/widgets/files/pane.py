@@ -18,25 +18,17 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
-from textual.worker import get_current_worker
 
 from explorer.workspace.walk import WalkOptions, plan
 
-from ...messages import FileChosen
+from ...app_messages import FileChosen
+from ...jobs import JobRun, LatestJob
 from .fuzzy import rank
 from .matches import FileMatches
 from .tree import FileTree
 
 #: Matches listed at most (the best ones; the header says how many matched).
 MAX_MATCHES = 500
-
-
-@dataclass
-class FilesListed(Message):
-    """The finder's worker walked the explored directory: its files, relative to the root."""
-
-    paths: list[str]
-    generation: int
 
 
 class FilesPane(Vertical):
@@ -65,12 +57,20 @@ class FilesPane(Vertical):
     }
     """
 
+    @dataclass
+    class FilesListed(Message):
+        """The finder's worker walked the explored directory: its files, relative to the root."""
+
+        paths: list[str]
+        generation: int
+
     def __init__(self, root: str, walk: WalkOptions | None = None, *, id: str | None = None):
         super().__init__(id=id)
         self.root = root
         self.walk = walk
         self.paths: list[str] | None = None  # relative, walked when a search starts
-        self.generation = 0
+        #: The walks for the finder (a newer search cancels the one in flight).
+        self.listing = LatestJob[list[str]](self, "file-list", self.FilesListed)
 
     def compose(self) -> ComposeResult:
         # Disabled while hidden, so that it never takes the focus (the screen's first focus included).
@@ -94,22 +94,16 @@ class FilesPane(Vertical):
             self.query_one("#files-filter", Input).disabled = False
             self.paths = None
             self.query_one(FileMatches).empty_message = "listing the files…"
-            self.generation += 1
-            self.run_worker(self._list_files, name="list files", group="file-list", exclusive=True, thread=True,
-                            exit_on_error=False, description="list the files for the finder")
+            self.listing.start(self._list_files, "list the files for the finder", name="list files")
         self.query_one("#files-filter", Input).focus()
         self._filter()
 
-    def _list_files(self) -> None:
-        generation = self.generation
-        worker = get_current_worker()
-        files = plan([self.root], self.walk, root=self.root).files
-        if not worker.is_cancelled:
-            self.post_message(FilesListed([f.rel for f in files], generation))
+    def _list_files(self, run: JobRun) -> list[str]:
+        return [f.rel for f in plan([self.root], self.walk, root=self.root).files]
 
     @on(FilesListed)
     def _listed(self, message: FilesListed) -> None:
-        if message.generation == self.generation:
+        if self.listing.is_current(message.generation):
             self.paths = message.paths
             self.query_one(FileMatches).empty_message = "no file matches"
             self._filter()

@@ -15,8 +15,8 @@ from textual.widgets.tree import TreeNode
 from explorer.engine.languages import detect_language
 from explorer.workspace.walk import WalkOptions, WalkRules
 
+from ...app_messages import FileChosen
 from ...literal import visible
-from ...messages import FileChosen
 
 
 class FileTree(DirectoryTree):

@@ -1,1 +1,1 @@
-"""Widgets of the explorer, one per module, grouped by area."""
+"""The parameter form: the chunking options in force, edited in place."""

@@ -17,7 +17,7 @@ from explorer.engine.languages import GRAMMARS
 from explorer.engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
 from explorer.engine.tokens import ENCODINGS
 
-from ...messages import OptionsChanged
+from ...app_messages import OptionsChanged
 
 AUTO = "auto"
 #: Seconds of typing pause before a typed number is applied.

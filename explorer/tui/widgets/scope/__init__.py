@@ -1,1 +1,1 @@
-"""Widgets of the explorer, one per module, grouped by area."""
+"""The scope pane: classes, functions and methods nested by containment, and their docs."""

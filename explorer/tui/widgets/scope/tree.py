@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.message import Message
 from textual.widgets.tree import TreeNode
 
 from explorer.engine.structure import Entity, FileStructure
 from explorer.engine.text import display_line
 
-from ...messages import EntitySelected
 from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
 
@@ -72,6 +72,14 @@ class ScopeTree(LazyTree["Entity | ImportsGroup | Gap"]):
         Binding("G", "scroll_end", "Last", show=False, id="scope.scroll_end"),
     ]
 
+    @dataclass
+    class EntitySelected(Message):
+        """The user moved the cursor to an entity (its byte range, end exclusive)."""
+
+        start_byte: int
+        end_byte: int
+        entity: Entity
+
     def __init__(self, *, id: str | None = None):
         super().__init__(Text("entities"), id=id)
         self.show_root = False
@@ -121,7 +129,7 @@ class ScopeTree(LazyTree["Entity | ImportsGroup | Gap"]):
     def announce(self, node: TreeNode) -> None:
         entity = node.data
         if isinstance(entity, Entity):
-            self.post_message(EntitySelected(entity.start, entity.end, entity))
+            self.post_message(self.EntitySelected(entity.start, entity.end, entity))
 
     # -- following the source cursor -------------------------------------------------------
     def reveal(self, byte: int) -> None:

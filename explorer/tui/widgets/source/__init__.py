@@ -1,1 +1,1 @@
-"""Widgets of the explorer, one per module, grouped by area."""
+"""The source view: highlighted code with each chunk on its own background (and overlays on it)."""

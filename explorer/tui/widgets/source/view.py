@@ -19,18 +19,19 @@ from textual import events
 from textual.binding import Binding
 from textual.color import Color
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from explorer.engine.regions import region_marks
 from explorer.engine.text import display_line
 
+from ...document.lexer import lexer_for
+from ...document.model import Chunking, Document
 from ...literal import visible
-from ...messages import SourceCursorMoved
-from ...state import Chunking, Document
 from ..line_cache import LineCache
 from ..strips import text_strip
-from .highlight import LineHighlighter, lexer_for
+from .highlight import LineHighlighter
 from .paint import StyleMixer, paint_line
 from .palette import ChunkPalette
 
@@ -93,6 +94,17 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         & > .source-view--cut { color: $text-muted; text-style: italic; }
     }
     """
+
+    @dataclass
+    class CursorMoved(Message):
+        """The cursor moved (line and character column, 0-based, and its byte offset)."""
+
+        line: int
+        column: int
+        byte: int
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, SourceView.CursorMoved)
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None):
         super().__init__(name=name, id=id, classes=classes)
@@ -390,7 +402,7 @@ class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
         if scroll:
             self._scroll_cursor_visible()
         if notify:
-            self.post_message(SourceCursorMoved(line, column, self.cursor_byte()))
+            self.post_message(self.CursorMoved(line, column, self.cursor_byte()))
 
     def cursor_byte(self) -> int:
         """Byte offset of the cursor in the file."""

@@ -8,7 +8,7 @@ from textual.widget import Widget
 
 from explorer.engine.options import ChunkOptions
 
-from ...state import ChunkStats, Document
+from ...document.model import ChunkStats, Document
 from ...wording import counted
 
 _LEVELS = " ▁▂▃▄▅▆▇█"

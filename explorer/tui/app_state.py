@@ -2,8 +2,8 @@
 
 The app owns the state (the open document, the parameters, the problem shown) and
 is the only one to change it, in message handlers. Screens read it through
-:func:`explorer_state` and ask for changes by posting messages
-(``OptionsChanged``, ``SettingChosen``); they never call into the app.
+:func:`explorer_state` and ask for changes by posting the messages of
+:mod:`.app_messages` (``OptionsChanged``, ``SettingChosen``); they never call into the app.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from explorer.engine.options import ChunkOptions
     from explorer.workspace.walk import WalkOptions
 
-    from .state import Document
+    from .document.model import Document
 
 
 @runtime_checkable

@@ -1,4 +1,4 @@
-"""Export dialogs: choose where to write (Enter accepts the proposal), and progress for a whole tree.
+"""The export dialog: choose where to write (Enter accepts the proposal).
 
 The dialog never accepts a file being explored (the caller says which, ``refuse``)
 and asks before replacing any other existing file: Enter again on the same path.
@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, ProgressBar, Static
+from textual.widgets import Input, Label, Static
 
 
 class ExportScreen(ModalScreen[str | None]):
@@ -95,40 +95,4 @@ class ExportScreen(ModalScreen[str | None]):
         problem.display = bool(text)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class ExportProgressScreen(ModalScreen[None]):
-    """Progress of a whole-tree export; Escape cancels it (nothing is written then)."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel export", id="export.cancel_tree")]
-
-    DEFAULT_CSS = """
-    ExportProgressScreen { align: center middle; }
-    ExportProgressScreen > Vertical {
-        width: 70; max-width: 95%; height: auto;
-        border: round $accent; background: $surface; padding: 1 2;
-    }
-    ExportProgressScreen ProgressBar { margin: 1 0; }
-    ExportProgressScreen .hint { color: $text-muted; }
-    """
-
-    def __init__(self, target: str):
-        super().__init__()
-        self.target = target
-
-    def compose(self) -> ComposeResult:
-        with Vertical() as box:
-            box.border_title = "Exporting the tree"
-            yield Label(f"Chunking every file into {self.target}", markup=False)
-            yield ProgressBar(total=None, show_eta=False, id="export-progress")
-            yield Static("Escape cancels", classes="hint")
-
-    def advance(self, done: int, total: int) -> None:
-        self.query_one(ProgressBar).update(total=max(1, total), progress=done)
-
-    def action_cancel(self) -> None:
-        for worker in self.app.workers:
-            if worker.group == "export":
-                worker.cancel()
         self.dismiss(None)

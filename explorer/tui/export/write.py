@@ -15,7 +15,7 @@ from explorer.workspace.export_run import export_tree_file
 from explorer.workspace.ids import content_hash
 from explorer.workspace.walk import WalkOptions
 
-from .state import Document, display_path
+from ..document.model import Document, display_path
 
 
 def default_export_path(start_dir: str, name: str) -> str:

@@ -1,4 +1,4 @@
-"""Document state: a parsed file, its structure, its chunks and what the views derive from them.
+"""The open document: a parsed file, its structure, its chunks and what the views derive from them.
 
 Pure data, no Textual import: workers build these objects off the UI thread and
 handlers hand them down to the views, which only read them.

@@ -1,4 +1,5 @@
-"""The document service: reading, parsing and chunking the open file off the UI thread.
+"""The document service: reading, parsing and chunking the open file off the UI thread
+(the steps are :mod:`.load`'s).
 
 Workers compute and post messages; the app's handlers apply the results. Both jobs
 are :class:`~explorer.tui.jobs.LatestJob`s with their own worker group (``open``,
@@ -11,88 +12,28 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from explorer.engine.api import ChunkingCancelled, chunk_parsed
-from explorer.engine.files import FileTooLargeError, read_regular_file
-from explorer.engine.languages import detect_language
-from explorer.engine.measure.problems import find_problems
+from explorer.engine.api import ChunkingCancelled
+from explorer.engine.files import FileTooLargeError
 from explorer.engine.options import ChunkOptions
-from explorer.engine.parse import ParsedFile, parse_source
-from explorer.engine.structure import FileStructure, extract_structure
 from explorer.engine.text import SourceText
 
-from .failures import describe_failure
-from .jobs import JobRun, LatestJob
+from ..failures import describe_failure
+from ..jobs import JobRun, LatestJob
+from .load import MAX_FILE_BYTES, chunk_file, parse_file, preview_document, preview_file, read_source
 from .messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
-from .state import Chunking, ChunkLayout, ChunkStats, Document, LoadedFile, display_path, longest_line
-from .widgets.source.highlight import lexer_for
+from .model import Document, LoadedFile
 
 if TYPE_CHECKING:
     from textual.app import App
 
-#: Files larger than this are never opened, not even "anyway" (the walker's limit is far below it).
-MAX_FILE_BYTES = 64 * 1024 * 1024
 #: From this size on, a file's text is shown before it is parsed and chunked.
 PREVIEW_BYTES = 256 * 1024
-#: The parser reads this many bytes at a time, letting the UI thread run in between.
-PARSE_READ_BYTES = 32 * 1024
 #: Longest wait (seconds) for the UI to draw a preview before parsing starts.
 PREVIEW_WAIT = 1.0
-
-
-def structure_of(parsed: ParsedFile) -> FileStructure | None:
-    """Entities and scope tree of a parsed file; None if extraction fails (the file
-    is still shown and chunked, only the scope pane stays empty)."""
-    try:
-        return extract_structure(parsed)
-    except Exception:
-        return None
-
-
-def read_source(path: str, max_bytes: int = MAX_FILE_BYTES) -> SourceText:
-    """Read a regular file of at most ``max_bytes`` (never writing to it, never blocking on a
-    pipe or device); raises UnreadableFileError (and other OSError), BinaryContentError."""
-    return SourceText(read_regular_file(path, min(max_bytes, MAX_FILE_BYTES)), path)
-
-
-def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
-    """Parse and extract structure. Chunks name the file relative to ``root`` (as the CLI does)."""
-    started = time.perf_counter()
-    name = display_path(path, root) if root else path
-    parsed = parse_source(source, name, options.language, strategy=options.strategy, yield_every=PARSE_READ_BYTES)
-    structure = structure_of(parsed)
-    parse_ms = (time.perf_counter() - started) * 1000
-    # A notebook is shown as its cells' sources: highlighted in its code cells' language.
-    language = next((cell.language for cell in parsed.cells if cell.kind == "code" and cell.language), parsed.language)
-    lexer = lexer_for(path, language)
-    return LoadedFile(path, parsed, structure, options, parse_ms, longest_line(parsed.source), lexer)
-
-
-def preview_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
-    """The file before parsing: its text, highlighted, with no tree and no chunks yet."""
-    name = display_path(path, root) if root else path
-    language = options.language or detect_language(name, source.data[:256])
-    parsed = ParsedFile(source, name, language, None, fallback="parsing…")
-    return LoadedFile(path, parsed, None, options, 0.0, longest_line(source), lexer_for(path, language), partial=True)
-
-
-def preview_document(file: LoadedFile, options: ChunkOptions, generation: int) -> Document:
-    chunking = Chunking(options, (), ChunkLayout.of((), file.source), ChunkStats.of((), options), 0.0)
-    return Document(file, chunking, generation)
-
-
-def chunk_file(file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] | None = None) -> Chunking:
-    """Chunk a loaded file; raises ChunkingCancelled soon after ``is_cancelled()`` turns true."""
-    started = time.perf_counter()
-    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure, is_cancelled=is_cancelled))
-    chunk_ms = (time.perf_counter() - started) * 1000
-    problems = find_problems(file.parsed, chunks, options)  # flagged in the chunk list, walked with n/p
-    return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms,
-                    problems)
 
 
 class DocumentService:

@@ -13,10 +13,10 @@ from textual.command import Hit, Hits, Provider
 
 from explorer.workspace.walk import WalkedFile, WalkOptions, walk
 
-from .explorer_state import ExplorerState
-from .literal import highlighted
-from .messages import FileChosen
-from .screens.explore import ExploreScreen
+from ..app_messages import FileChosen
+from ..app_state import ExplorerState
+from ..literal import highlighted
+from ..screens.explore import ExploreScreen
 
 #: Files listed at most (a walk of a huge tree must not keep the palette waiting).
 MAX_FILES = 50_000

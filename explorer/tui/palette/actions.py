@@ -1,20 +1,15 @@
-"""Command palette: every action as "group: action", only those that make sense now."""
+"""The explorer's own palette commands ("chunks: ...", "export: ...", "params: ...", ...), only those that
+make sense now."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import Protocol, runtime_checkable
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.markup import escape
-
 from explorer.engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES
 
-from .explorer_state import ExplorerState
-from .literal import highlighted, literal
-
-Command = tuple[str, Callable[[], object], str]
+from ..app_state import ExplorerState
+from .provider import Command, CommandListProvider
 
 
 @runtime_checkable
@@ -80,27 +75,6 @@ def explorer_commands(app: PaletteHost) -> list[Command]:
         ("view: help", app.action_help, "Every key binding"),
     ]
     return commands
-
-
-class CommandListProvider(Provider):
-    """A palette provider over a list of ``(name, callback, help)`` commands.
-
-    Names and help may quote files (a sample's description says ``#[derive]``): both are
-    shown literally, never read as markup."""
-
-    def _commands(self) -> list[Command]:
-        raise NotImplementedError
-
-    async def discover(self) -> Hits:
-        for name, callback, help_text in self._commands():
-            yield DiscoveryHit(literal(name), callback, text=name, help=escape(help_text))
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, callback, help_text in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, highlighted(matcher, name), callback, text=name, help=escape(help_text))
 
 
 class ExplorerCommands(CommandListProvider):
