@@ -11,13 +11,14 @@ from typing import IO
 
 from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
+from ..terminal_text import visible
 from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable
 from ..workspace.export_run import write_export
 from ..workspace.incremental import StateError, open_incremental
 from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import RunTally, _printable, progress_bar, say, stderr_is_terminal, warn_about_walk
+from .report import RunTally, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 NAME = "chunk"
 HELP = "chunk files and directories; JSON or JSONL to stdout or a file"
@@ -139,7 +140,7 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
                               engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage,
                               leave_out=[output_path] if output_path else ()) as run:
             if run.rechunk_reason and not args.quiet:
-                say(f"{_printable(run.rechunk_reason)}: re-chunking every file")
+                say(f"{visible(run.rechunk_reason)}: re-chunking every file")
             with _output(output_path) as out:
                 for record in run.records():
                     out.write(record.line)
@@ -148,7 +149,7 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
         raise UsageError(str(exc)) from None
     summary = run.summary
     for rel, why in summary.kept:
-        say(f"chunk-explorer: warning: {_printable(rel)}: {_printable(why)}; its previous chunks are kept")
+        say(f"chunk-explorer: warning: {visible(rel)}: {visible(why)}; its previous chunks are kept")
     if not args.quiet:
         say(f"{summary.files:,} files: {summary.chunked:,} chunked, {summary.unchanged + summary.touched:,} unchanged "
             f"({summary.touched:,} touched), {summary.deleted_files:,} deleted; {summary.upserts:,} upserts, "

@@ -25,6 +25,7 @@ from ..engine.retrieval.evaluate import QUERY_SOURCES
 from ..engine.retrieval.hybrid import DEFAULT_RRF_K
 from ..engine.retrieval.ranking import Retriever
 from ..engine.retrieval.recommend import recommend
+from ..terminal_text import visible
 from ..workspace.evaluate import evaluate_paths
 from ..workspace.export import OutputError, tool_version
 from ..workspace.settings import SettingsError
@@ -44,7 +45,7 @@ from .grid import (
     print_recommendation,
     save_setting,
 )
-from .report import _printable, plural, say, stderr_is_terminal, warn_about_walk
+from .report import plural, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
@@ -353,7 +354,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_FAILED
         assert recommendation is not None
         chosen = result.settings[recommendation.setting]
-        say(f"Saved #{chosen.index + 1} ({chosen.label(result.varied)}) to {_printable(saved)}")
+        say(f"Saved #{chosen.index + 1} ({chosen.label(result.varied)}) to {visible(saved)}")
     if result.failed:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
         return EXIT_FAILED
@@ -384,9 +385,9 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
                              f"--embed-max-tokens ({how})")
     if skipped or result.not_text:
         lines.append(f"Skipped {plural(skipped + len(result.not_text), 'file or directory', 'files or directories')}.")
-    lines += [f"Warning: {_printable(w)}" for w in result.warnings]
+    lines += [f"Warning: {visible(w)}" for w in result.warnings]
     for path, message in result.failed[:20]:
-        lines.append(f"  failed: {_printable(path)}: {_printable(message)}")
+        lines.append(f"  failed: {visible(path)}: {visible(message)}")
     return lines
 
 
@@ -414,7 +415,7 @@ def print_table(console: Console, result: EvalResult, current: int | None) -> No
     ref = result.settings[result.reference]
     console.print(Text(
         f"Retrieval on {plural(result.files, 'file')}: {plural(len(result.queries), 'query', 'queries')} "
-        f"({'from docs, masked' if result.query_source == 'docs' else _printable(result.query_source)}), "
+        f"({'from docs, masked' if result.query_source == 'docs' else visible(result.query_source)}), "
         f"{result.retriever}, budget {result.config.budget:,} nws, hit at {result.config.hit_threshold:g} overlap"
         + (f", sizes in tokens counted with {ref.options.tokenizer}" if ref.options.tokenizer else ""),
         style="bold"))

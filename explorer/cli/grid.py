@@ -16,12 +16,12 @@ from ..engine.measure.sweep import DEFAULT_MAX_SIZES, settings_grid
 from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..engine.retrieval import CHUNKING, RETRIEVING, EvalProgress, EvalResult, SettingEval
 from ..engine.retrieval.recommend import OBJECTIVES, Recommendation
+from ..terminal_text import visible
 from ..workspace.atomic import check_writable
 from ..workspace.export import OutputError
 from ..workspace.settings import SETTINGS_FILE, find_settings, save_settings
 from . import options as cli_options
 from .errors import UsageError
-from .report import _printable
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
@@ -133,7 +133,7 @@ def print_recommendation(console: Console, result: EvalResult, recommendation: R
     console.print()
     for number, line in enumerate(recommendation_lines(result, recommendation)):
         # query texts and paths are data: printable characters only, never markup
-        console.print(Text(_printable(line), style="bold" if number == 0 else ""))
+        console.print(Text(visible(line), style="bold" if number == 0 else ""))
 
 
 def _rank(rank: int | None) -> str:

@@ -15,10 +15,11 @@ from typing import Any
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, FITS, SIBLING_DETAILS, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..engine.tokens import ENCODINGS
+from ..terminal_text import visible
 from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
 from ..workspace.walk import WalkOptions, parse_size
 from .errors import UsageError
-from .report import _printable, say
+from .report import say
 
 #: argparse destination -> ChunkOptions field.
 CHUNK_FLAGS: dict[str, str] = {
@@ -153,7 +154,7 @@ def resolve(args: argparse.Namespace, root: str) -> Resolved:
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
     if not getattr(args, "quiet", False):
-        say(_printable("settings: none (--no-settings)" if getattr(args, "no_settings", False)
+        say(visible("settings: none (--no-settings)" if getattr(args, "no_settings", False)
                       else settings_notice(settings, root)))
 
     overrides = {

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from ..engine.batch import BatchResult
+from ..terminal_text import visible
 from ..workspace.export_run import ExportTally
 from ..workspace.walk import REASONS, WalkPlan
 
@@ -27,7 +28,7 @@ def say(message: str, stream: TextIO | None = None) -> None:
 def warn_about_walk(files_plan: WalkPlan) -> None:
     """Ignore files whose rules did not apply, on stderr: files they meant to leave out are in."""
     for warning in files_plan.warnings:
-        say(f"chunk-explorer: warning: ignore file not read: {_printable(warning)}")
+        say(f"chunk-explorer: warning: ignore file not read: {visible(warning)}")
 
 
 def error(message: str) -> None:
@@ -81,7 +82,7 @@ def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callab
 
 
 def _short(path: str, width: int = 40) -> str:
-    path = "".join(c if c.isprintable() else "?" for c in path)
+    path = visible(path)
     return path if len(path) <= width else "..." + path[-(width - 3):]
 
 
@@ -102,13 +103,8 @@ class RunTally(ExportTally):
         if self.failed:
             lines.append(f"Failed {plural(len(self.failed), 'file')}:")
             for result in self.failed[:MAX_LISTED_FAILURES]:
-                lines.append(f"  {_printable(result.path)}: {_printable(result.error or '')}")
+                lines.append(f"  {visible(result.path)}: {visible(result.error or '')}")
             if len(self.failed) > MAX_LISTED_FAILURES:
                 lines.append(f"  ... and {len(self.failed) - MAX_LISTED_FAILURES} more (all are in the JSON output)")
         return lines
-
-
-def _printable(text: str) -> str:
-    """No raw control characters to the terminal (file names and messages are data)."""
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 

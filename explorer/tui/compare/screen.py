@@ -23,11 +23,12 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from explorer.engine.options import ChunkOptions
+from explorer.terminal_text import visible
 
 from ..app_state import explorer_state
 from ..document.model import Document, LoadedFile
 from ..jobs import LatestJob
-from ..literal import literal, visible
+from ..literal import literal
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
 from ..wording import counted

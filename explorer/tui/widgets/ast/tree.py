@@ -26,8 +26,8 @@ from textual.widgets.tree import TreeNode
 from tree_sitter import Node
 
 from explorer.engine.parse import ParsedFile
+from explorer.terminal_text import visible
 
-from ...literal import visible
 from ...wording import counted
 from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
