@@ -18,7 +18,7 @@ from ..workspace.incremental import StateError, open_incremental
 from ..workspace.walk import WalkPlan, common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import RunTally, progress_bar, say, stderr_is_terminal, warn_about_walk
+from .report import progress_bar, say, stderr_is_terminal, summary_lines, warn_about_walk
 
 NAME = "chunk"
 HELP = "chunk files and directories; JSON or JSONL to stdout or a file"
@@ -116,10 +116,10 @@ def run(args: argparse.Namespace) -> int:
                             jobs=args.jobs or (None if args.engine == "ray" else default_jobs()), extra=extra, output_path=output_path,
                             on_progress=on_progress, timeout=args.timeout, engine=args.engine,
                             ray_address=args.ray_address, shared_storage=args.shared_storage)
-    tally = RunTally(run_.tally.files, run_.tally.chunks, run_.tally.bytes, run_.tally.skipped, run_.tally.failed)
+    tally = run_.tally
 
     if not args.quiet:
-        for line in tally.summary_lines(run_.seconds, run_.jobs):
+        for line in summary_lines(tally, run_.seconds, run_.jobs):
             say(line)
         if output_path is not None:
             say(f"Wrote {output_path}")

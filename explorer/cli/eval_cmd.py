@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ..display import axis_cells, bar
+from ..display import axis_cells, bar, plural
 from ..engine.batch import default_jobs
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
@@ -45,7 +45,7 @@ from .grid import (
     print_recommendation,
     save_setting,
 )
-from .report import plural, say, stderr_is_terminal, warn_about_walk
+from .report import say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console

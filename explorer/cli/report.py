@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
+from ..display import plural
 from ..engine.batch import BatchResult
+from ..engine.batch.skips import SkipRecord, count_reasons
+from ..engine.batch.tally import RunTally
 from ..terminal_text import visible
-from ..workspace.export_run import ExportTally
-from ..workspace.walk import REASONS, WalkPlan
+from ..workspace.walk import WalkPlan
 
 #: Failures listed one by one in the summary before "... and N more".
 MAX_LISTED_FAILURES = 20
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else (many or word + 's')}"
 
 
 def say(message: str, stream: TextIO | None = None) -> None:
@@ -86,25 +84,24 @@ def _short(path: str, width: int = 40) -> str:
     return path if len(path) <= width else "..." + path[-(width - 3):]
 
 
-class RunTally(ExportTally):
-    """The export's counts (the summary's schema is the export pipeline's), plus the
-    closing lines on stderr."""
+def summary_lines(tally: RunTally, seconds: float, jobs: int, verb: str = "Chunked") -> list[str]:
+    """The closing lines of a run: what was done, then what was left out."""
+    rate = f", {tally.bytes / 1e6 / seconds:.1f} MB/s" if seconds > 0 and tally.bytes else ""
+    headline = (f"{verb} {plural(tally.files, 'file')} into {plural(tally.chunks, 'chunk')} "
+                f"in {seconds:.2f} s ({plural(jobs, 'job')}{rate}).")
+    return [headline, *left_out_lines(tally.skipped, tally.failed)]
 
-    def summary_lines(self, seconds: float, jobs: int, verb: str = "Chunked") -> list[str]:
-        rate = f", {self.bytes / 1e6 / seconds:.1f} MB/s" if seconds > 0 and self.bytes else ""
-        lines = [
-            f"{verb} {plural(self.files, 'file')} into {plural(self.chunks, 'chunk')} "
-            f"in {seconds:.2f} s ({plural(jobs, 'job')}{rate})."
-        ]
-        by_reason = self.skipped_by_reason()
-        if by_reason:
-            parts = ", ".join(f"{n:,} {REASONS.get(reason, reason)}" for reason, n in by_reason.items())
-            lines.append(f"Skipped {plural(len(self.skipped), 'file or directory', 'files or directories')}: {parts}.")
-        if self.failed:
-            lines.append(f"Failed {plural(len(self.failed), 'file')}:")
-            for result in self.failed[:MAX_LISTED_FAILURES]:
-                lines.append(f"  {visible(result.path)}: {visible(result.error or '')}")
-            if len(self.failed) > MAX_LISTED_FAILURES:
-                lines.append(f"  ... and {len(self.failed) - MAX_LISTED_FAILURES} more (all are in the JSON output)")
-        return lines
 
+def left_out_lines(skipped: Sequence[SkipRecord], failed: Sequence[BatchResult]) -> list[str]:
+    """What a run skipped, counted by reason, and the files that failed, listed."""
+    lines = []
+    if skipped:
+        parts = ", ".join(f"{n:,} {reason.wording}" for reason, n in count_reasons(skipped).items())
+        lines.append(f"Skipped {plural(len(skipped), 'file or directory', 'files or directories')}: {parts}.")
+    if failed:
+        lines.append(f"Failed {plural(len(failed), 'file')}:")
+        for result in failed[:MAX_LISTED_FAILURES]:
+            lines.append(f"  {visible(result.path)}: {visible(result.error or '')}")
+        if len(failed) > MAX_LISTED_FAILURES:
+            lines.append(f"  ... and {len(failed) - MAX_LISTED_FAILURES} more (all are in the JSON output)")
+    return lines

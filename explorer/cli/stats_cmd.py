@@ -10,14 +10,16 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ..display import plural
 from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
+from ..engine.batch.tally import RunTally
 from ..engine.measure.problems import analyze_quality, file_record
 from ..engine.measure.quality import GroupSummary, Summary, summarize
 from ..workspace.export import tool_version
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK
-from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
+from .report import progress_bar, say, stderr_is_terminal, summary_lines, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when a table is printed, not at start-up
     from rich.text import Text
@@ -125,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
                     resolved.options.tokenizer)
 
     if not args.quiet:
-        for line in tally.summary_lines(seconds, jobs, verb="Measured"):
+        for line in summary_lines(tally, seconds, jobs, verb="Measured"):
             say(line)
     if tally.failed:
         say(f"{plural(len(tally.failed), 'file')} failed; the measures cover the others.")

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes
+from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes, plural
 from ..engine.batch import default_jobs
 from ..engine.measure.sweep import DEFAULT_EMBEDDING_DIM, SettingResult, SweepResult
 from ..engine.options import ChunkOptions
@@ -36,7 +36,7 @@ from .grid import (
     print_recommendation,
     save_setting,
 )
-from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
+from .report import left_out_lines, progress_bar, say, stderr_is_terminal, warn_about_walk
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
@@ -193,8 +193,7 @@ def run_summary(result: SweepResult, settings: int) -> list[str]:
         f"in {result.seconds:.1f} s ({plural(result.jobs, 'job')}; worker time: parsing {result.parse_seconds:.1f} s, "
         f"chunking and measuring {work:.1f} s)."
     ]
-    tally = RunTally(skipped=result.skipped, failed=result.failed)
-    return lines + tally.summary_lines(result.seconds, result.jobs)[1:]
+    return lines + left_out_lines(result.skipped, result.failed)
 
 
 # -- rendering ---------------------------------------------------------------------------------

@@ -337,7 +337,7 @@ def test_the_explorer_export_writes_the_cli_document(cli, project, tmp_path) -> 
         doc["summary"].pop("seconds")
         doc["summary"].pop("jobs")
     assert tui_doc == cli_doc
-    assert (result.files, result.skipped) == (3, len(cli_doc["skipped"]))
+    assert (result.files, len(result.skipped)) == (3, len(cli_doc["skipped"]))
 
 
 def test_timeout_and_engine_flags_are_checked(cli, project, monkeypatch) -> None:
