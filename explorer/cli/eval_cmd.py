@@ -26,8 +26,9 @@ from ..engine.retrieval.hybrid import DEFAULT_RRF_K
 from ..engine.retrieval.ranking import Retriever
 from ..engine.retrieval.recommend import recommend
 from ..terminal_text import visible
+from ..version import tool_version
 from ..workspace.evaluate import evaluate_paths
-from ..workspace.export import OutputError, tool_version
+from ..workspace.export import OutputError
 from ..workspace.settings import SettingsError
 from ..workspace.walk import common_root, plan
 from . import options as cli_options

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from ..workspace.export import OutputError, tool_version
+from ..version import tool_version
+from ..workspace.export import OutputError
 from . import chunk_cmd, eval_cmd, languages_cmd, stats_cmd, sweep_cmd, tui_cmd
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from .report import error

@@ -15,7 +15,7 @@ from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
 from ..engine.batch.tally import RunTally
 from ..engine.measure.problems import analyze_quality, file_record
 from ..engine.measure.quality import GroupSummary, Summary, summarize
-from ..workspace.export import tool_version
+from ..version import tool_version
 from ..workspace.walk import common_root, plan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK

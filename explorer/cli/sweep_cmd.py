@@ -16,8 +16,9 @@ from ..engine.options import ChunkOptions
 from ..engine.retrieval import HEADLINE_METRICS, EvalConfig, EvalResult
 from ..engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
 from ..engine.retrieval.recommend import recommend
+from ..version import tool_version
 from ..workspace.evaluate import evaluate_paths
-from ..workspace.export import OutputError, tool_version
+from ..workspace.export import OutputError
 from ..workspace.settings import SettingsError
 from ..workspace.sweep import sweep_paths
 from ..workspace.walk import WalkPlan, common_root, plan

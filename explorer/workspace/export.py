@@ -34,13 +34,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from ..engine.options import ChunkOptions
+from ..version import tool_version
 from .atomic import OutputError, atomic_writer, check_writable, write_atomic
 from .ids import chunk_ids, content_hash, settings_fingerprint
 
 __all__ = [
     "SCHEMA_VERSION", "FORMATS", "OutputError", "atomic_writer", "check_writable", "write_atomic",
     "file_record", "chunk_records", "chunk_lines", "encode_file_record", "encode_jsonl", "JsonDocumentWriter",
-    "JsonlWriter", "render_json", "tool_version", "utf8", "json_bytes",
+    "JsonlWriter", "render_json", "utf8", "json_bytes",
 ]
 
 SCHEMA_VERSION = 1
@@ -49,15 +50,6 @@ FORMATS = ("json", "jsonl")
 #: A lone surrogate: in a name from the file system, one byte that is not UTF-8
 #: (Python decodes such names with ``surrogateescape``: byte 0xE9 becomes U+DCE9).
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def tool_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("chunk-explorer")
-    except Exception:  # not installed (running from a source tree)
-        return "0+unknown"
 
 
 def utf8(json_text: str) -> bytes:

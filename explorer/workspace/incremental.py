@@ -46,8 +46,9 @@ from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch
 from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
+from ..version import tool_version
 from .atomic import OutputError, check_writable, write_atomic
-from .export import chunk_records, json_bytes, tool_version
+from .export import chunk_records, json_bytes
 from .ids import content_hash, settings_fingerprint
 from .walk import WalkedFile, WalkOptions, WalkPlan, plan
 
