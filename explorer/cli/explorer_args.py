@@ -1,19 +1,29 @@
-"""``chunk-explorer [PATH]``: open the explorer (the Textual app), with the initial
-parameters from the settings file and flags."""
+"""The explorer's command line, ``chunk-explorer [PATH] [options]``: the same chunking,
+walk and settings flags as the verbs, resolved the same way (defaults < settings file <
+flags). The launcher (``explorer/__main__.py``) opens the explorer with the result; this
+module never imports it."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from ..engine.options import ChunkOptions
+from ..workspace.walk import WalkOptions
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK
-from .report import error
 
-APP_MODULE = "explorer.tui.app"
-USAGE_HINT = "use the headless commands instead: chunk-explorer chunk|stats|languages --help"
+
+@dataclass(frozen=True, slots=True)
+class ExplorerLaunch:
+    """What the explorer opens on: the path as given (a directory, or a file in its
+    directory), the effective options and walk rules, and the settings file read."""
+
+    path: str
+    options: ChunkOptions
+    walk: WalkOptions
+    settings_path: str | None
 
 
 def build_parser(prog: str = "chunk-explorer") -> argparse.ArgumentParser:
@@ -29,24 +39,12 @@ def build_parser(prog: str = "chunk-explorer") -> argparse.ArgumentParser:
     return parser
 
 
-def run(args: argparse.Namespace) -> int:
+def parse_explorer_args(argv: Sequence[str]) -> ExplorerLaunch:
+    """Parse and resolve the explorer's command line. Raises SystemExit (``--help``, a
+    flag argparse refuses) or UsageError."""
+    args = build_parser().parse_args(argv)
     cli_options.check_paths([args.path])
     path = os.path.abspath(args.path)
     root = path if os.path.isdir(path) else os.path.dirname(path)
     resolved = cli_options.resolve(args, root)
-    try:
-        app = importlib.import_module(APP_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (APP_MODULE, "explorer.tui", "textual"):
-            raise  # a bug inside the app, not a missing app
-        error(f"the explorer is not available ({exc}); {USAGE_HINT}")
-        return EXIT_FAILED
-    # Pass the walk options when the app takes them (the file tree uses the same rules).
-    accepted = inspect.signature(app.run).parameters
-    extra: dict[str, object] = {}
-    if "walk" in accepted:
-        extra["walk"] = resolved.walk
-    if "settings_path" in accepted:
-        extra["settings_path"] = resolved.settings_path
-    result = app.run(args.path, resolved.options, **extra)
-    return result if isinstance(result, int) else EXIT_OK
+    return ExplorerLaunch(args.path, resolved.options, resolved.walk, resolved.settings_path)

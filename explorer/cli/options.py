@@ -17,8 +17,9 @@ from ..engine.options import CONTEXT_MODES, FITS, SIBLING_DETAILS, SIZE_UNITS, S
 from ..engine.tokens import ENCODINGS
 from ..terminal_text import visible
 from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
-from ..workspace.walk import WalkOptions, parse_size
+from ..workspace.walk import WalkOptions
 from .errors import UsageError
+from .flag_types import non_negative_int, positive_int, size
 from .report import say
 
 #: argparse destination -> ChunkOptions field.
@@ -36,33 +37,6 @@ CHUNK_FLAGS: dict[str, str] = {
     "tokenizer": "tokenizer",
     "fit": "fit",
 }
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_chunk_options(parser: argparse.ArgumentParser) -> None:

@@ -1,12 +1,12 @@
-"""What a headless run tells the user on stderr: a progress bar (only on a terminal)
-and the closing summary. stdout is left to the data."""
+"""What a headless run tells the user on stderr: warnings and errors, progress bars (only
+on a terminal) and the closing summary. stdout is left to the data (:mod:`.output`)."""
 
 from __future__ import annotations
 
 import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..display import plural
 from ..engine.batch import BatchResult
@@ -14,6 +14,9 @@ from ..engine.batch.skips import SkipRecord, count_reasons
 from ..engine.batch.tally import RunTally
 from ..terminal_text import visible
 from ..workspace.walk import WalkPlan
+
+if TYPE_CHECKING:  # the evaluation's types only: numpy is loaded when a verb evaluates
+    from ..engine.retrieval import EvalProgress, SettingEval
 
 #: Failures listed one by one in the summary before "... and N more".
 MAX_LISTED_FAILURES = 20
@@ -77,6 +80,40 @@ def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callab
 
     with progress:
         yield on_progress
+
+
+@contextlib.contextmanager
+def eval_progress(files: int, settings: int, enabled: bool) -> Iterator[
+        tuple[Callable[[EvalProgress], None] | None, Callable[[SettingEval], None] | None]]:
+    """The evaluation's progress bars on stderr (chunking files, then settings scored, and
+    the retriever's work within a setting), or nothing."""
+    if not enabled:
+        yield None, None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..engine.retrieval import CHUNKING, RETRIEVING
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(file=sys.stderr), transient=True)
+    chunking = progress.add_task("chunking files", total=files)
+    scored = progress.add_task("settings scored", total=settings)
+    step = progress.add_task("retrieving", total=None, visible=False)
+
+    def on_progress(event: EvalProgress) -> None:
+        if event.stage == CHUNKING:
+            progress.update(chunking, completed=event.done, total=event.total or files)
+        elif event.stage == RETRIEVING and event.total:
+            progress.update(step, completed=event.done, total=event.total, visible=True,
+                            description=f"retrieving (setting {(event.setting or 0) + 1})")
+
+    def on_setting(_: SettingEval) -> None:
+        progress.advance(scored)
+        progress.update(step, visible=False)
+
+    with progress:
+        yield on_progress, on_setting
 
 
 def _short(path: str, width: int = 40) -> str:

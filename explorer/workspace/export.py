@@ -41,15 +41,23 @@ from .ids import chunk_ids, content_hash, settings_fingerprint
 __all__ = [
     "SCHEMA_VERSION", "FORMATS", "OutputError", "atomic_writer", "check_writable", "write_atomic",
     "file_record", "chunk_records", "chunk_lines", "encode_file_record", "encode_jsonl", "JsonDocumentWriter",
-    "JsonlWriter", "render_json", "utf8", "json_bytes",
+    "JsonlWriter", "render_json", "utf8", "json_bytes", "json_header", "TOOL",
 ]
 
 SCHEMA_VERSION = 1
 FORMATS = ("json", "jsonl")
+#: The ``tool`` every JSON document names as its writer.
+TOOL = "chunk-explorer"
 
 #: A lone surrogate: in a name from the file system, one byte that is not UTF-8
 #: (Python decodes such names with ``surrogateescape``: byte 0xE9 becomes U+DCE9).
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_header() -> dict[str, str]:
+    """The first keys of every JSON document the tool writes (the export, stats, sweep,
+    eval): which tool wrote it, and which version."""
+    return {"tool": TOOL, "version": tool_version()}
 
 
 def utf8(json_text: str) -> bytes:
@@ -141,8 +149,7 @@ class JsonDocumentWriter:
         self.indent = indent
         self._files = 0
         header = {
-            "tool": "chunk-explorer",
-            "version": tool_version(),
+            **json_header(),
             "schema": SCHEMA_VERSION,
             "root": root,
             "options": options.to_dict() if hasattr(options, "to_dict") else dict(options),
