@@ -14,8 +14,7 @@ from .engine.options import ChunkOptions
 from .engine.parse import UnsupportedLanguageError
 from .engine.text import BinaryContentError
 from .engine.trace import TraceStep, replay, trace
-
-__version__ = "0.1.0"
+from .version import tool_version
 
 __all__ = [
     "BatchFile",
@@ -39,3 +38,10 @@ __all__ = [
     "TraceStep",
     "__version__",
 ]
+
+
+def __getattr__(name: str) -> str:
+    # The version is read from the package metadata only when asked for (start-up stays fast).
+    if name == "__version__":
+        return tool_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

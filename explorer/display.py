@@ -1,5 +1,6 @@
 """Plain-text figures shared by the CLI and the explorer (no Rich, no Textual): the
-number formats, bars, and the columns of the sweep table both of them draw."""
+number formats, counts with their noun, bars, and the columns of the sweep table both of
+them draw."""
 
 from __future__ import annotations
 
@@ -36,6 +37,12 @@ def format_pct(value: float | None) -> str:
     if value is None:
         return "-"
     return f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 chunk``, ``0 chunks``, ``1,500 queries``: the count with thousands separators and
+    ``noun`` (the singular), or ``many`` where the plural is not ``noun + "s"``."""
+    return f"{count:,} {noun if count == 1 else (many or noun + 's')}"
 
 
 def format_num(value: float | None) -> str:

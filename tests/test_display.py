@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.display import bar, format_num, format_pct, human_bytes
+from explorer.display import bar, format_num, format_pct, human_bytes, plural
 
 
 @pytest.mark.parametrize("value, text", [
@@ -26,3 +26,14 @@ def test_bar_and_bytes():
     assert bar(1, 1, 4) == "████"
     assert bar(0, 1, 4) == "    "
     assert human_bytes(1_500_000) == "1.5 MB"
+
+
+@pytest.mark.parametrize("count, text", [
+    (0, "0 chunks"), (1, "1 chunk"), (2, "2 chunks"), (1500, "1,500 chunks"),
+])
+def test_a_count_reads_with_its_noun_and_separators(count, text):
+    assert plural(count, "chunk") == text
+
+
+def test_an_irregular_plural_is_given():
+    assert plural(2, "query", "queries") == "2 queries" and plural(1, "query", "queries") == "1 query"

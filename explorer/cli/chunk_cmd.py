@@ -11,13 +11,16 @@ from typing import IO
 
 from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
+from ..terminal_text import visible
 from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable
 from ..workspace.export_run import write_export
 from ..workspace.incremental import StateError, open_incremental
-from ..workspace.walk import WalkPlan, common_root, plan
+from ..workspace.walk import WalkPlan
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .report import RunTally, _printable, progress_bar, say, stderr_is_terminal, warn_about_walk
+from .flag_types import non_negative_int, seconds
+from .frame import Frame
+from .report import progress_bar, say, summary_lines
 
 NAME = "chunk"
 HELP = "chunk files and directories; JSON or JSONL to stdout or a file"
@@ -51,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="json: one document; jsonl: one chunk per line (default json; jsonl with --state)")
     output.add_argument("-o", "--output", metavar="FILE",
                         help="write to FILE (atomically) instead of stdout")
-    output.add_argument("--indent", type=cli_options.non_negative_int, metavar="N",
+    output.add_argument("--indent", type=non_negative_int, metavar="N",
                         help="pretty-print the JSON document with N spaces")
     output.add_argument("--state", metavar="FILE",
                         help="incremental: write only upserts and deletes since the run that wrote FILE "
@@ -60,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
     running = parser.add_argument_group("running")
-    running.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+    running.add_argument("--timeout", type=seconds, metavar="SECONDS",
                          help="give up on a file after SECONDS (reported as that file's error)")
     running.add_argument("--engine", choices=("local", "ray"), default="local",
                          help="local: processes on this machine (default); ray: a Ray cluster (pip install "
@@ -74,51 +77,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
-
-
 def run(args: argparse.Namespace) -> int:
-    cli_options.check_paths(args.paths)
-    output_path = None if args.output in (None, "-") else args.output
-    if output_path is not None:
-        try:
-            output_path = check_writable(output_path)
-        except OutputError as exc:
-            raise UsageError(str(exc)) from None
-    if args.engine != "ray" and (args.ray_address is not None or args.shared_storage):
-        flag = "--ray-address" if args.ray_address is not None else "--shared-storage"
-        raise UsageError(f"{flag} needs --engine ray")
-    if args.engine == "ray" and importlib.util.find_spec("ray") is None:
-        raise UsageError("--engine ray needs Ray: pip install 'chunk-explorer[ray]'")
-
-    if args.state is not None and (args.format == "json" or args.indent is not None):
-        raise UsageError("--state writes JSONL records: leave out --format json and --indent")
-
-    root = common_root(args.paths)
-    resolved = cli_options.resolve(args, root)
-    files_plan = plan(args.paths, resolved.walk, root=root)
-    warn_about_walk(files_plan)
+    output_path = _check_flags(args)
+    frame = Frame.open(args)
+    files_plan = frame.walk()
     if args.state is not None:
-        return _run_incremental(args, files_plan, resolved.options, output_path)
-    show_progress = not args.quiet and stderr_is_terminal()
-    extra = {"settings": resolved.settings_path} if resolved.settings_path else {}
+        return _run_incremental(args, files_plan, frame.options, output_path)
+    settings_path = frame.resolved.settings_path
+    extra = {"settings": settings_path} if settings_path else {}
 
-    with _output(output_path) as out, progress_bar(len(files_plan.files), "chunking", show_progress) as on_progress:
-        run_ = write_export(out, files_plan, resolved.options, fmt=args.format or "json", indent=args.indent,
-                            jobs=args.jobs or (None if args.engine == "ray" else default_jobs()), extra=extra, output_path=output_path,
-                            on_progress=on_progress, timeout=args.timeout, engine=args.engine,
-                            ray_address=args.ray_address, shared_storage=args.shared_storage)
-    tally = RunTally(run_.tally.files, run_.tally.chunks, run_.tally.bytes, run_.tally.skipped, run_.tally.failed)
+    with _output(output_path) as out, progress_bar(len(files_plan.files), "chunking", frame.show_progress) as on_progress:
+        run_ = write_export(out, files_plan, frame.options, fmt=args.format or "json", indent=args.indent,
+                            jobs=args.jobs or (None if args.engine == "ray" else default_jobs()), extra=extra,
+                            output_path=output_path, on_progress=on_progress, timeout=args.timeout,
+                            engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage)
+    tally = run_.tally
 
     if not args.quiet:
-        for line in tally.summary_lines(run_.seconds, run_.jobs):
+        for line in summary_lines(tally, run_.seconds, run_.jobs):
             say(line)
         if output_path is not None:
             say(f"Wrote {output_path}")
@@ -131,6 +107,25 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_flags(args: argparse.Namespace) -> str | None:
+    """The flags that go together, and a writable ``-o`` (its checked path, or None for
+    stdout), before the paths are walked. Raises UsageError."""
+    output_path = None if args.output in (None, "-") else args.output
+    if output_path is not None:
+        try:
+            output_path = check_writable(output_path)
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
+    if args.engine != "ray" and (args.ray_address is not None or args.shared_storage):
+        flag = "--ray-address" if args.ray_address is not None else "--shared-storage"
+        raise UsageError(f"{flag} needs --engine ray")
+    if args.engine == "ray" and importlib.util.find_spec("ray") is None:
+        raise UsageError("--engine ray needs Ray: pip install 'chunk-explorer[ray]'")
+    if args.state is not None and (args.format == "json" or args.indent is not None):
+        raise UsageError("--state writes JSONL records: leave out --format json and --indent")
+    return output_path
+
+
 def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: ChunkOptions,
                      output_path: str | None) -> int:
     """Write the difference since the state's run; update the state once it is all out."""
@@ -139,7 +134,7 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
                               engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage,
                               leave_out=[output_path] if output_path else ()) as run:
             if run.rechunk_reason and not args.quiet:
-                say(f"{_printable(run.rechunk_reason)}: re-chunking every file")
+                say(f"{visible(run.rechunk_reason)}: re-chunking every file")
             with _output(output_path) as out:
                 for record in run.records():
                     out.write(record.line)
@@ -148,7 +143,7 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
         raise UsageError(str(exc)) from None
     summary = run.summary
     for rel, why in summary.kept:
-        say(f"chunk-explorer: warning: {_printable(rel)}: {_printable(why)}; its previous chunks are kept")
+        say(f"chunk-explorer: warning: {visible(rel)}: {visible(why)}; its previous chunks are kept")
     if not args.quiet:
         say(f"{summary.files:,} files: {summary.chunked:,} chunked, {summary.unchanged + summary.touched:,} unchanged "
             f"({summary.touched:,} touched), {summary.deleted_files:,} deleted; {summary.upserts:,} upserts, "

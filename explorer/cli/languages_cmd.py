@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 from .errors import EXIT_OK, UsageError
+from .output import console, print_json
 
 NAME = "languages"
 HELP = "list the supported languages, their support level and file extensions"
@@ -40,8 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.names:
         rows = _select(rows, args.names)
     if args.json:
-        json.dump(rows, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(rows)
         return EXIT_OK
     _print_table(rows)
     return EXIT_OK
@@ -68,11 +66,10 @@ def _select(rows: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]
 
 
 def _print_table(rows: list[dict[str, Any]]) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(width=None if sys.stdout.isatty() else 120, highlight=False)
+    out = console(pipe_width=120)
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("language")
     table.add_column("chunking")
@@ -86,9 +83,9 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
             Text(str(level), style="green" if level == "full" else ""),
             Text(" ".join(row.get("extensions", [])) + (f"  ({row['note']})" if row.get("note") else "")),
         )
-    console.print(table)
+    out.print(table)
     full = sum(1 for r in rows if r.get("structure") == "full")
-    console.print(Text(f"{len(rows)} languages, {full} with full structure support."))
+    out.print(Text(f"{len(rows)} languages, {full} with full structure support."))
     containers = [r for r in rows if r.get("contains")]
     if containers:
         inside = Table(box=None, pad_edge=False, header_style="bold")
@@ -96,5 +93,5 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
         inside.add_column("code understood inside (chunked by its own grammar)", overflow="fold")
         for row in containers:
             inside.add_row(Text(row["name"]), Text(row["contains"]))
-        console.print()
-        console.print(inside)
+        out.print()
+        out.print(inside)

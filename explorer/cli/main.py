@@ -1,7 +1,10 @@
-"""``chunk-explorer``: the explorer with no verb, headless verbs otherwise.
+"""The headless CLI: ``chunk-explorer COMMAND ...`` (the launcher, ``explorer/__main__.py``,
+sends a command line here when it names a command, and opens the explorer otherwise).
 
-Each verb lives in its own module exposing ``NAME``, ``register(subparsers)`` (which
-sets ``run`` as the parser default) and ``run(args) -> exit status``.
+Each verb lives in its own module exposing ``NAME``, ``HELP``, ``register(subparsers)``
+(which sets ``run`` as the parser default) and ``run(args) -> exit status``. A verb's
+module is imported only when that verb runs (or for ``--help``): ``--version`` and
+``chunk`` in a hook never load what ``eval`` needs (numpy, the retrievers).
 """
 
 from __future__ import annotations
@@ -9,18 +12,41 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from ..workspace.export import OutputError, tool_version
-from . import chunk_cmd, eval_cmd, languages_cmd, stats_cmd, sweep_cmd, tui_cmd
+from ..version import tool_version
+from ..workspace.export import OutputError
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from .report import error
 
-VERBS: tuple[ModuleType, ...] = (chunk_cmd, stats_cmd, languages_cmd, sweep_cmd, eval_cmd)
+#: The verbs, in the order ``--help`` lists them.
+VERB_NAMES = ("chunk", "stats", "languages", "sweep", "eval")
 
 
-def build_parser(verbs: Sequence[ModuleType] | None = None) -> argparse.ArgumentParser:
+def verb_module(name: str) -> ModuleType:
+    """The module of a verb, imported now."""
+    match name:
+        case "chunk":
+            from . import chunk_cmd
+            return chunk_cmd
+        case "stats":
+            from . import stats_cmd
+            return stats_cmd
+        case "languages":
+            from . import languages_cmd
+            return languages_cmd
+        case "sweep":
+            from . import sweep_cmd
+            return sweep_cmd
+        case "eval":
+            from . import eval_cmd
+            return eval_cmd
+    raise KeyError(name)
+
+
+def build_parser(verbs: Sequence[str] = VERB_NAMES) -> argparse.ArgumentParser:
+    """The top-level parser with the subparsers of ``verbs`` (all of them by default)."""
     parser = argparse.ArgumentParser(
         prog="chunk-explorer",
         usage="chunk-explorer [PATH] [options]\n       chunk-explorer COMMAND ...",
@@ -30,23 +56,38 @@ def build_parser(verbs: Sequence[ModuleType] | None = None) -> argparse.Argument
                "`chunk-explorer . --help` the explorer's options.",
     )
     parser.add_argument("--version", action="version", version=f"chunk-explorer {tool_version()}")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", prog="chunk-explorer")
-    for verb in VERBS if verbs is None else verbs:
-        verb.register(subparsers)
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", prog="chunk-explorer",
+                                       dest="command", required=True)
+    for name in verbs:
+        verb_module(name).register(subparsers)
     return parser
 
 
+def is_command(argv: Sequence[str]) -> bool:
+    """Whether a command line is for the CLI (a verb, ``--help``, ``--version``), not the explorer."""
+    return bool(argv) and (argv[0] in VERB_NAMES or argv[0] in ("-h", "--help", "--version"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    modules = VERBS
-    parser = build_parser(modules)
-    verbs = {module.NAME for module in modules}
+    """Run a command; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    return guarded(lambda: _run_command(args))
+
+
+def _run_command(argv: list[str]) -> int:
+    first = argv[0] if argv else None
+    # Only the verb named is loaded; --help lists them all; --version needs none.
+    verbs = (first,) if first in VERB_NAMES else () if first == "--version" else VERB_NAMES
+    args = build_parser(verbs).parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+def guarded(run: Callable[[], int]) -> int:
+    """``run()``'s exit status, with the errors every command line can meet turned into
+    a message on stderr and their exit status."""
     try:
-        if argv and (argv[0] in verbs or argv[0] in ("-h", "--help", "--version")):
-            args = parser.parse_args(argv)
-            return args.run(args)
-        args = tui_cmd.build_parser().parse_args(argv)
-        return tui_cmd.run(args)
+        return run()
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2, message printed)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     except UsageError as exc:
@@ -70,7 +111,3 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-
-
-if __name__ == "__main__":
-    sys.exit(main())

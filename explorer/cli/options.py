@@ -15,10 +15,12 @@ from typing import Any
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, FITS, SIBLING_DETAILS, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..engine.tokens import ENCODINGS
+from ..terminal_text import visible
 from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
-from ..workspace.walk import WalkOptions, parse_size
+from ..workspace.walk import WalkOptions
 from .errors import UsageError
-from .report import _printable, say
+from .flag_types import non_negative_int, positive_int, size
+from .report import say
 
 #: argparse destination -> ChunkOptions field.
 CHUNK_FLAGS: dict[str, str] = {
@@ -35,33 +37,6 @@ CHUNK_FLAGS: dict[str, str] = {
     "tokenizer": "tokenizer",
     "fit": "fit",
 }
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_chunk_options(parser: argparse.ArgumentParser) -> None:
@@ -153,7 +128,7 @@ def resolve(args: argparse.Namespace, root: str) -> Resolved:
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
     if not getattr(args, "quiet", False):
-        say(_printable("settings: none (--no-settings)" if getattr(args, "no_settings", False)
+        say(visible("settings: none (--no-settings)" if getattr(args, "no_settings", False)
                       else settings_notice(settings, root)))
 
     overrides = {

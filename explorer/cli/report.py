@@ -1,23 +1,25 @@
-"""What a headless run tells the user on stderr: a progress bar (only on a terminal)
-and the closing summary. stdout is left to the data."""
+"""What a headless run tells the user on stderr: warnings and errors, progress bars (only
+on a terminal) and the closing summary. stdout is left to the data (:mod:`.output`)."""
 
 from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
-from typing import TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, TextIO
 
+from ..display import plural
 from ..engine.batch import BatchResult
-from ..workspace.export_run import ExportTally
-from ..workspace.walk import REASONS, WalkPlan
+from ..engine.batch.skips import SkipRecord, count_reasons
+from ..engine.batch.tally import RunTally
+from ..terminal_text import visible
+from ..workspace.walk import WalkPlan
+
+if TYPE_CHECKING:  # the evaluation's types only: numpy is loaded when a verb evaluates
+    from ..engine.retrieval import EvalProgress, SettingEval
 
 #: Failures listed one by one in the summary before "... and N more".
 MAX_LISTED_FAILURES = 20
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else (many or word + 's')}"
 
 
 def say(message: str, stream: TextIO | None = None) -> None:
@@ -27,7 +29,7 @@ def say(message: str, stream: TextIO | None = None) -> None:
 def warn_about_walk(files_plan: WalkPlan) -> None:
     """Ignore files whose rules did not apply, on stderr: files they meant to leave out are in."""
     for warning in files_plan.warnings:
-        say(f"chunk-explorer: warning: ignore file not read: {_printable(warning)}")
+        say(f"chunk-explorer: warning: ignore file not read: {visible(warning)}")
 
 
 def error(message: str) -> None:
@@ -80,35 +82,63 @@ def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callab
         yield on_progress
 
 
+@contextlib.contextmanager
+def eval_progress(files: int, settings: int, enabled: bool) -> Iterator[
+        tuple[Callable[[EvalProgress], None] | None, Callable[[SettingEval], None] | None]]:
+    """The evaluation's progress bars on stderr (chunking files, then settings scored, and
+    the retriever's work within a setting), or nothing."""
+    if not enabled:
+        yield None, None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..engine.retrieval import CHUNKING, RETRIEVING
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(file=sys.stderr), transient=True)
+    chunking = progress.add_task("chunking files", total=files)
+    scored = progress.add_task("settings scored", total=settings)
+    step = progress.add_task("retrieving", total=None, visible=False)
+
+    def on_progress(event: EvalProgress) -> None:
+        if event.stage == CHUNKING:
+            progress.update(chunking, completed=event.done, total=event.total or files)
+        elif event.stage == RETRIEVING and event.total:
+            progress.update(step, completed=event.done, total=event.total, visible=True,
+                            description=f"retrieving (setting {(event.setting or 0) + 1})")
+
+    def on_setting(_: SettingEval) -> None:
+        progress.advance(scored)
+        progress.update(step, visible=False)
+
+    with progress:
+        yield on_progress, on_setting
+
+
 def _short(path: str, width: int = 40) -> str:
-    path = "".join(c if c.isprintable() else "?" for c in path)
+    path = visible(path)
     return path if len(path) <= width else "..." + path[-(width - 3):]
 
 
-class RunTally(ExportTally):
-    """The export's counts (the summary's schema is the export pipeline's), plus the
-    closing lines on stderr."""
-
-    def summary_lines(self, seconds: float, jobs: int, verb: str = "Chunked") -> list[str]:
-        rate = f", {self.bytes / 1e6 / seconds:.1f} MB/s" if seconds > 0 and self.bytes else ""
-        lines = [
-            f"{verb} {plural(self.files, 'file')} into {plural(self.chunks, 'chunk')} "
-            f"in {seconds:.2f} s ({plural(jobs, 'job')}{rate})."
-        ]
-        by_reason = self.skipped_by_reason()
-        if by_reason:
-            parts = ", ".join(f"{n:,} {REASONS.get(reason, reason)}" for reason, n in by_reason.items())
-            lines.append(f"Skipped {plural(len(self.skipped), 'file or directory', 'files or directories')}: {parts}.")
-        if self.failed:
-            lines.append(f"Failed {plural(len(self.failed), 'file')}:")
-            for result in self.failed[:MAX_LISTED_FAILURES]:
-                lines.append(f"  {_printable(result.path)}: {_printable(result.error or '')}")
-            if len(self.failed) > MAX_LISTED_FAILURES:
-                lines.append(f"  ... and {len(self.failed) - MAX_LISTED_FAILURES} more (all are in the JSON output)")
-        return lines
+def summary_lines(tally: RunTally, seconds: float, jobs: int, verb: str = "Chunked") -> list[str]:
+    """The closing lines of a run: what was done, then what was left out."""
+    rate = f", {tally.bytes / 1e6 / seconds:.1f} MB/s" if seconds > 0 and tally.bytes else ""
+    headline = (f"{verb} {plural(tally.files, 'file')} into {plural(tally.chunks, 'chunk')} "
+                f"in {seconds:.2f} s ({plural(jobs, 'job')}{rate}).")
+    return [headline, *left_out_lines(tally.skipped, tally.failed)]
 
 
-def _printable(text: str) -> str:
-    """No raw control characters to the terminal (file names and messages are data)."""
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
-
+def left_out_lines(skipped: Sequence[SkipRecord], failed: Sequence[BatchResult]) -> list[str]:
+    """What a run skipped, counted by reason, and the files that failed, listed."""
+    lines = []
+    if skipped:
+        parts = ", ".join(f"{n:,} {reason.wording}" for reason, n in count_reasons(skipped).items())
+        lines.append(f"Skipped {plural(len(skipped), 'file or directory', 'files or directories')}: {parts}.")
+    if failed:
+        lines.append(f"Failed {plural(len(failed), 'file')}:")
+        for result in failed[:MAX_LISTED_FAILURES]:
+            lines.append(f"  {visible(result.path)}: {visible(result.error or '')}")
+        if len(failed) > MAX_LISTED_FAILURES:
+            lines.append(f"  ... and {len(failed) - MAX_LISTED_FAILURES} more (all are in the JSON output)")
+    return lines

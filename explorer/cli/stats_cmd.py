@@ -4,20 +4,22 @@ overall (defined and computed by ``explorer.engine.measure.quality``)."""
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..engine.batch import BatchFile, chunk_batch_stream, default_jobs
+from ..display import format_num, format_pct, plural
+from ..engine.batch import BatchFile, chunk_batch_stream
+from ..engine.batch.tally import RunTally
 from ..engine.measure.problems import analyze_quality, file_record
 from ..engine.measure.quality import GroupSummary, Summary, summarize
-from ..workspace.export import tool_version
-from ..workspace.walk import common_root, plan
+from ..workspace.export import json_header
 from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK
-from .report import RunTally, plural, progress_bar, say, stderr_is_terminal, warn_about_walk
+from .frame import Frame
+from .output import console, print_json
+from .report import progress_bar, say, summary_lines
 
 if TYPE_CHECKING:  # rich is imported when a table is printed, not at start-up
     from rich.text import Text
@@ -37,22 +39,30 @@ from the comment above them); MB/s (parse + chunk, per core).
 every file with its own figures and its chunking problems per kind (the repository
 view's: too-big, split, tiny, dangling, closer, forced, embedded)."""
 
-#: (header, value from a GroupSummary, format).
-COLUMNS: tuple[tuple[str, Any, str], ...] = (
-    ("files", lambda g: g.files, "int"),
-    ("chunks", lambda g: g.chunks, "int"),
-    ("min", lambda g: g.size_stats()["min"], "num"),
-    ("median", lambda g: g.size_stats()["median"], "num"),
-    ("p95", lambda g: g.size_stats()["p95"], "num"),
-    ("max", lambda g: g.size_stats()["max"], "num"),
-    ("over%", lambda g: g.over_pct, "pct"),
-    ("emb_over%", lambda g: g.embedded_over_pct, "pct"),
-    ("tiny%", lambda g: g.tiny_pct, "pct"),
-    ("exact%", lambda g: g.exact_pct, "pct"),
-    ("clean%", lambda g: g.clean_pct, "pct"),
-    ("split_top%", lambda g: g.split_top_pct, "pct"),
-    ("doc_split%", lambda g: g.doc_split_pct, "pct"),
-    ("MB/s", lambda g: throughput(g), "rate"),
+def _count(value: int) -> str:
+    return f"{value:,}"
+
+
+def _rate(value: float) -> str:
+    return f"{value:.2f}"
+
+
+#: (header, value from a GroupSummary, its format: the same as the explorer's figures).
+COLUMNS: tuple[tuple[str, Callable[[GroupSummary], Any], Callable[[Any], str]], ...] = (
+    ("files", lambda g: g.files, _count),
+    ("chunks", lambda g: g.chunks, _count),
+    ("min", lambda g: g.size_stats()["min"], format_num),
+    ("median", lambda g: g.size_stats()["median"], format_num),
+    ("p95", lambda g: g.size_stats()["p95"], format_num),
+    ("max", lambda g: g.size_stats()["max"], format_num),
+    ("over%", lambda g: g.over_pct, format_pct),
+    ("emb_over%", lambda g: g.embedded_over_pct, format_pct),
+    ("tiny%", lambda g: g.tiny_pct, format_pct),
+    ("exact%", lambda g: g.exact_pct, format_pct),
+    ("clean%", lambda g: g.clean_pct, format_pct),
+    ("split_top%", lambda g: g.split_top_pct, format_pct),
+    ("doc_split%", lambda g: g.doc_split_pct, format_pct),
+    ("MB/s", lambda g: throughput(g), _rate),
 )
 
 
@@ -77,22 +87,18 @@ def throughput(group: GroupSummary) -> float | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    cli_options.check_paths(args.paths)
-    root = common_root(args.paths)
-    resolved = cli_options.resolve(args, root)
-    files_plan = plan(args.paths, resolved.walk, root=root)
-    warn_about_walk(files_plan)
-    jobs = args.jobs or default_jobs()
+    frame = Frame.open(args)
+    files_plan = frame.walk()
+    jobs = frame.jobs
     analyzer = partial(analyze_quality, baseline=args.compare == "lines")
     tally = RunTally(skipped=list(files_plan.skipped))
     measured, baseline, per_file = [], [], []
-    show_progress = not args.quiet and stderr_is_terminal()
     started = time.perf_counter()
 
-    with progress_bar(len(files_plan.files), "measuring", show_progress) as on_progress:
+    with progress_bar(len(files_plan.files), "measuring", frame.show_progress) as on_progress:
         batch = [BatchFile(path=f.path, name=f.rel) for f in files_plan.files]
         stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=analyzer,
-                                    keep_chunks=False, options=resolved.options)
+                                    keep_chunks=False, options=frame.options)
         for walked, result in zip(files_plan.files, stream):
             measures, found, lines = result.analysis if result.ok else (None, None, None)
             tally.add(result, walked.rel, chunks=measures.chunks if measures else None)
@@ -107,25 +113,22 @@ def run(args: argparse.Namespace) -> int:
     summary = summarize(measured)
     baseline_summary = summarize(baseline) if args.compare == "lines" else None
     if args.json:
-        document = {
-            "tool": "chunk-explorer",
-            "version": tool_version(),
+        print_json({
+            **json_header(),
             "root": files_plan.root,
-            "options": resolved.options.to_dict(),
+            "options": frame.options.to_dict(),
             "summary": summary.to_dict(),
             **({"baseline": {"lines": baseline_summary.to_dict()}} if baseline_summary else {}),
             "files": per_file,
             "run": tally.to_dict(seconds, jobs),
             "failed": [{"path": r.path, "error": {"kind": r.error_kind, "message": r.error}} for r in tally.failed],
-        }
-        json.dump(document, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        })
     else:
-        print_table(summary, baseline_summary, resolved.options.size_unit, resolved.options.max_size,
-                    resolved.options.tokenizer)
+        print_table(summary, baseline_summary, frame.options.size_unit, frame.options.max_size,
+                    frame.options.tokenizer)
 
     if not args.quiet:
-        for line in tally.summary_lines(seconds, jobs, verb="Measured"):
+        for line in summary_lines(tally, seconds, jobs, verb="Measured"):
             say(line)
     if tally.failed:
         say(f"{plural(len(tally.failed), 'file')} failed; the measures cover the others.")
@@ -138,12 +141,11 @@ def tokenizer_note(tokenizer: str | None) -> str:
 
 
 def print_table(summary: Summary, baseline: Summary | None, unit: str, max_size: int, tokenizer: str | None = None) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(width=None if sys.stdout.isatty() else 200, highlight=False)
-    console.print(Text(f"Chunk quality (size in {unit}, max {max_size}{tokenizer_note(tokenizer)})", style="bold"))
+    out = console(pipe_width=200)
+    out.print(Text(f"Chunk quality (size in {unit}, max {max_size}{tokenizer_note(tokenizer)})", style="bold"))
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("language")
     if baseline is not None:
@@ -165,18 +167,12 @@ def print_table(summary: Summary, baseline: Summary | None, unit: str, max_size:
         if base is not None:
             table.add_row(Text(""), Text("lines", style="dim"),
                           *(_cell(get(base), kind, "dim") for _, get, kind in COLUMNS))
-    console.print(table)
+    out.print(table)
 
 
-def _cell(value: Any, kind: str, style: str = "") -> Text:
+def _cell(value: Any, shown: Callable[[Any], str], style: str = "") -> Text:
     from rich.text import Text
 
     if value is None:
         return Text("-", style="dim")
-    if kind == "int":
-        return Text(f"{value:,}", style=style)
-    if kind == "num":
-        return Text(f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}", style=style)
-    if kind == "rate":
-        return Text(f"{value:.2f}", style=style)
-    return Text(f"{value:.1f}" if value >= 10 or value == 0 else f"{value:.2f}", style=style)
+    return Text(shown(value), style=style)

@@ -64,15 +64,6 @@ def walk_sources(path: str | os.PathLike[str], walk: WalkOptions | None = None) 
         yield SourceFile(walked.path, walked.rel, walked.language, text, content_hash(data))
 
 
-def relative_path(path: str, root: str | None) -> str:
-    """A document's path as the CLI names it: relative to ``root`` (POSIX) when given
-    and the path lies inside it, else as given."""
-    if root is None or not os.path.isabs(path):
-        return path.replace(os.sep, "/")
-    rel = os.path.relpath(path, root)
-    return path.replace(os.sep, "/") if rel.startswith("..") else rel.replace(os.sep, "/")
-
-
 @dataclass(frozen=True, slots=True)
 class ChunkedText:
     """One chunk with its id and its metadata for a framework."""

@@ -24,8 +24,9 @@ from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 
 from ..engine.options import ChunkOptions
+from ..workspace.paths import display_path
 from ..workspace.walk import WalkOptions
-from .common import chunk_text, find_adapter_settings, relative_path, walk_sources
+from .common import chunk_text, find_adapter_settings, walk_sources
 
 __all__ = ["ChunkExplorerTextSplitter", "ChunkExplorerLoader"]
 
@@ -69,7 +70,7 @@ class ChunkExplorerTextSplitter(TextSplitter):
         if isinstance(metadata.get("path"), str):
             return str(metadata["path"])
         if isinstance(metadata.get("source"), str):
-            return relative_path(str(metadata["source"]), self.root)
+            return display_path(str(metadata["source"]), self.root)
         return self.default_path
 
 

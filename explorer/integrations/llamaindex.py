@@ -24,8 +24,9 @@ from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import BaseNode, Document, NodeRelationship, TextNode
 
 from ..engine.options import ChunkOptions
+from ..workspace.paths import display_path
 from ..workspace.walk import WalkOptions
-from .common import METADATA_KEYS, chunk_text, find_adapter_settings, relative_path, walk_sources
+from .common import METADATA_KEYS, chunk_text, find_adapter_settings, walk_sources
 
 __all__ = ["ChunkExplorerNodeParser"]
 
@@ -99,5 +100,5 @@ class ChunkExplorerNodeParser(NodeParser):
         for key in _PATH_KEYS:
             value = node.metadata.get(key)
             if isinstance(value, str) and value:
-                return value if key == "path" else relative_path(value, self.root)
+                return value if key == "path" else display_path(value, self.root)
         return ""

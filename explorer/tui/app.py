@@ -17,6 +17,7 @@ from textual.reactive import var
 from textual.screen import Screen
 
 from explorer.engine.options import ChunkOptions
+from explorer.terminal_text import visible
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
@@ -26,7 +27,6 @@ from .document.model import Document, needs_reparse
 from .document.service import DocumentService
 from .export.messages import ExportFailed, ExportFinished, ExportProgressed
 from .export.service import ExportService
-from .literal import visible
 from .palette.actions import ExplorerCommands
 from .palette.files import FileFinder
 from .palette.tools import ToolCommands

@@ -2,7 +2,9 @@
 
 Titles, labels and palette entries given a ``str`` read it as markup: a file named
 ``[@click=app.quit]ok.py`` would show as ``ok.py`` and quit the app when clicked.
-Everything that interpolates such text goes through here (or passes ``markup=False``).
+Everything that interpolates such text goes through here (or passes ``markup=False``);
+the characters themselves are made visible by :func:`explorer.terminal_text.visible`, as
+the CLI shows them.
 """
 
 from __future__ import annotations
@@ -10,13 +12,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.fuzzy import Matcher
 
-from explorer.engine.text import display_line
-
-
-def visible(text: str) -> str:
-    """``text`` on one line: control characters (a newline in a file name) as visible
-    symbols, one for one (a tab is one space), so offsets into ``text`` still hold."""
-    return display_line(text, tab_size=1)[0]
+from explorer.terminal_text import visible
 
 
 def literal(text: str) -> Content:

@@ -28,6 +28,18 @@ from ..engine.retrieval.queries import normalize_path
 from .sources import read_sources
 from .walk import PathArg, Skipped, WalkOptions, WalkPlan, plan_of
 
+#: The context budget of recall@budget when none is given, per size unit (about 4,000
+#: non-whitespace characters in each).
+DEFAULT_BUDGETS = {"nws": 4000, "chars": 8000, "lines": 200, "tokens": 2000}
+
+
+def budget_config(budget: int | None, settings: Sequence[ChunkOptions]) -> tuple[int, str]:
+    """The budget and its unit: the settings' size unit when they share one, else nws;
+    the unit's default when ``budget`` is None."""
+    units = {s.size_unit for s in settings}
+    unit = units.pop() if len(units) == 1 else "nws"
+    return (DEFAULT_BUDGETS[unit] if budget is None else budget), unit
+
 
 @dataclass(slots=True)
 class PathsEvaluation:

@@ -34,30 +34,30 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from ..engine.options import ChunkOptions
+from ..version import tool_version
 from .atomic import OutputError, atomic_writer, check_writable, write_atomic
 from .ids import chunk_ids, content_hash, settings_fingerprint
 
 __all__ = [
     "SCHEMA_VERSION", "FORMATS", "OutputError", "atomic_writer", "check_writable", "write_atomic",
     "file_record", "chunk_records", "chunk_lines", "encode_file_record", "encode_jsonl", "JsonDocumentWriter",
-    "JsonlWriter", "render_json", "tool_version", "utf8", "json_bytes",
+    "JsonlWriter", "render_json", "utf8", "json_bytes", "json_header", "TOOL",
 ]
 
 SCHEMA_VERSION = 1
 FORMATS = ("json", "jsonl")
+#: The ``tool`` every JSON document names as its writer.
+TOOL = "chunk-explorer"
 
 #: A lone surrogate: in a name from the file system, one byte that is not UTF-8
 #: (Python decodes such names with ``surrogateescape``: byte 0xE9 becomes U+DCE9).
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def tool_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("chunk-explorer")
-    except Exception:  # not installed (running from a source tree)
-        return "0+unknown"
+def json_header() -> dict[str, str]:
+    """The first keys of every JSON document the tool writes (the export, stats, sweep,
+    eval): which tool wrote it, and which version."""
+    return {"tool": TOOL, "version": tool_version()}
 
 
 def utf8(json_text: str) -> bytes:
@@ -149,8 +149,7 @@ class JsonDocumentWriter:
         self.indent = indent
         self._files = 0
         header = {
-            "tool": "chunk-explorer",
-            "version": tool_version(),
+            **json_header(),
             "schema": SCHEMA_VERSION,
             "root": root,
             "options": options.to_dict() if hasattr(options, "to_dict") else dict(options),

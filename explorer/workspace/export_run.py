@@ -19,16 +19,16 @@ import functools
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
-from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
-from ..engine.batch.skips import SkipRecord, count_reasons
+from ..engine.batch import BatchFile, ProgressCallback, chunk_batch_stream, default_jobs
+from ..engine.batch.tally import RunTally
 from ..engine.files import DEFAULT_MAX_BYTES
 from ..engine.options import ChunkOptions
 from .atomic import atomic_writer
 from .export import JsonDocumentWriter, JsonlWriter, encode_file_record, encode_jsonl, file_record
-from .walk import Skipped, WalkOptions, WalkPlan, plan
+from .walk import WalkOptions, WalkPlan, plan
 
 #: Below this many files a process pool costs more than it saves (when jobs are not given).
 POOL_THRESHOLD = 16
@@ -40,47 +40,10 @@ class ExportCancelled(Exception):
 
 
 @dataclass(slots=True)
-class ExportTally:
-    """Counts for the summary, filled as results arrive."""
-
-    files: int = 0
-    chunks: int = 0
-    bytes: int = 0
-    skipped: list[SkipRecord] = field(default_factory=list)  # the walk's, then binary files
-    failed: list[BatchResult] = field(default_factory=list)
-
-    def add(self, result: BatchResult, rel: str, chunks: int | None = None) -> None:
-        """Count a result; ``chunks`` when the chunks themselves stayed in the worker."""
-        if result.ok:
-            self.files += 1
-            self.chunks += len(result.chunks or ()) if chunks is None else chunks
-            self.bytes += result.bytes
-        elif result.not_text:
-            self.skipped.append(Skipped(result.path, rel, result.error_kind or "binary", False,
-                                        result.error or ""))
-        else:
-            self.failed.append(result)
-
-    def skipped_by_reason(self) -> dict[str, int]:
-        return count_reasons(self.skipped)
-
-    def to_dict(self, seconds: float, jobs: int) -> dict[str, object]:
-        return {
-            "files": self.files,
-            "chunks": self.chunks,
-            "bytes": self.bytes,
-            "skipped": self.skipped_by_reason(),
-            "failed": len(self.failed),
-            "seconds": round(seconds, 3),
-            "jobs": jobs,
-        }
-
-
-@dataclass(slots=True)
 class ExportRun:
     """What an export did: the tally, wall time and the jobs it ran with."""
 
-    tally: ExportTally
+    tally: RunTally
     seconds: float
     jobs: int
     planned: int  # files handed to the chunker (after leaving out the output itself)
@@ -116,7 +79,7 @@ def write_export(
         jobs = cluster_cpus(ray_address)  # every CPU of the cluster
     elif jobs is None:
         jobs = 1 if len(files) < POOL_THRESHOLD else default_jobs()
-    tally = ExportTally(skipped=list(files_plan.skipped))
+    tally = RunTally(skipped=list(files_plan.skipped))
     jsonl = fmt == "jsonl"
     document = None if jsonl else JsonDocumentWriter(out, options, files_plan.root, indent=indent, extra=extra)
     lines = JsonlWriter(out) if jsonl else None

@@ -43,12 +43,14 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
+from ..version import tool_version
 from .atomic import OutputError, check_writable, write_atomic
-from .export import chunk_records, json_bytes, tool_version
+from .export import chunk_records, json_bytes
 from .ids import content_hash, settings_fingerprint
-from .walk import UNREADABLE, WalkedFile, WalkOptions, WalkPlan, plan
+from .walk import WalkedFile, WalkOptions, WalkPlan, plan
 
 __all__ = [
     "STATE_FORMAT", "STATE_VERSION", "StateError", "FileState", "ChunkState", "IndexRecord", "RunSummary",
@@ -248,7 +250,7 @@ class IncrementalRun:
         walked = [f for f in self.plan.files if os.path.abspath(f.path) not in excluded]
         summary.files = len(walked)
         # Places the walk could not look into this time: what the state holds there is kept.
-        unreadable = [s.rel for s in self.plan.skipped if s.reason == UNREADABLE]
+        unreadable = [s.rel for s in self.plan.skipped if s.reason == SkipReason.UNREADABLE]
 
         to_chunk: list[tuple[WalkedFile, tuple[int, int, int, int], bytes | None]] = []
         for walked_file in walked:

@@ -8,8 +8,9 @@ reader (regular files only, capped); whatever cannot be read becomes a
 
 from __future__ import annotations
 
+from ..engine.batch.skips import SkipReason
 from ..engine.files import FileTooLargeError, NotRegularFileError, UnreadableFileError, read_regular_file
-from .walk import NOT_REGULAR, TOO_LARGE, UNREADABLE, Skipped, WalkPlan
+from .walk import Skipped, WalkPlan
 
 
 def read_sources(files_plan: WalkPlan, max_bytes: int) -> tuple[list[tuple[str, bytes]], list[Skipped]]:
@@ -20,9 +21,9 @@ def read_sources(files_plan: WalkPlan, max_bytes: int) -> tuple[list[tuple[str, 
         try:
             sources.append((walked.rel, read_regular_file(walked.path, max_bytes)))
         except FileTooLargeError as exc:
-            skipped.append(Skipped(walked.path, walked.rel, TOO_LARGE, False, exc.detail))
+            skipped.append(Skipped(walked.path, walked.rel, SkipReason.TOO_LARGE, False, exc.detail))
         except NotRegularFileError as exc:
-            skipped.append(Skipped(walked.path, walked.rel, NOT_REGULAR, False, exc.reason))
+            skipped.append(Skipped(walked.path, walked.rel, SkipReason.NOT_REGULAR, False, exc.reason))
         except (UnreadableFileError, OSError) as exc:
-            skipped.append(Skipped(walked.path, walked.rel, UNREADABLE, False, str(exc)))
+            skipped.append(Skipped(walked.path, walked.rel, SkipReason.UNREADABLE, False, str(exc)))
     return sources, skipped

@@ -17,7 +17,7 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.batch.skips import count_reasons
+from ..engine.batch.skips import SkipReason, count_reasons
 from ..engine.files import human_size
 from ..engine.languages import detect_language, language_from_name
 from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes, is_within
@@ -44,44 +44,6 @@ DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
 SETTINGS_FILE = ".chunk-explorer.toml"
 _BY_NAME = operator.attrgetter("name")
 _HEAD_BYTES = 256  # enough for a shebang line
-
-# Skip reasons: stable codes (used in JSON and summaries) and their plain wording.
-GITIGNORED = "gitignored"
-EXCLUDED_DIR = "excluded-dir"
-ENVIRONMENT = "environment"
-EXCLUDED = "excluded"
-NOT_INCLUDED = "not-included"
-UNKNOWN_LANGUAGE = "unknown-language"
-TOO_LARGE = "too-large"
-SYMLINK_LOOP = "symlink-loop"
-OUTSIDE_ROOT = "outside-root"
-LINKED_DIR = "linked-dir"
-BROKEN_SYMLINK = "broken-symlink"
-UNREADABLE = "unreadable"
-NOT_REGULAR = "not-regular"
-BINARY = "binary"
-UNDECODABLE = "undecodable"
-SETTINGS = "settings-file"
-
-REASONS = {
-    GITIGNORED: "ignored by .gitignore",
-    EXCLUDED_DIR: "dependency, cache or build directory",
-    ENVIRONMENT: "virtual environment",
-    EXCLUDED: "matched --exclude",
-    NOT_INCLUDED: "not matched by --include",
-    UNKNOWN_LANGUAGE: "unknown language",
-    TOO_LARGE: "larger than --max-file-size",
-    SYMLINK_LOOP: "symbolic link loop",
-    OUTSIDE_ROOT: "symbolic link leading outside the root (see --follow-symlinks)",
-    LINKED_DIR: "symbolic link to a directory inside the root (listed under its own name)",
-    BROKEN_SYMLINK: "broken symbolic link",
-    UNREADABLE: "unreadable",
-    NOT_REGULAR: "not a regular file",
-    BINARY: "binary",
-    UNDECODABLE: "not valid UTF-8",
-    SETTINGS: "the settings file (never chunked)",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class WalkOptions:
@@ -132,16 +94,16 @@ class WalkedFile:
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
-    """A file or directory left out, with a reason code from :data:`REASONS`."""
+    """A file or directory left out, and why."""
 
     path: str
     rel: str
-    reason: str
+    reason: SkipReason
     is_dir: bool = False
     detail: str = ""
 
     def describe(self) -> str:
-        text = REASONS.get(self.reason, self.reason)
+        text = self.reason.wording
         return f"{text} ({self.detail})" if self.detail else text
 
     def to_dict(self) -> dict[str, object]:
@@ -186,7 +148,7 @@ class WalkRules:
         rel = os.path.relpath(os.path.abspath(os.fspath(path)), self.root)
         return "" if rel == "." else rel.replace(os.sep, "/")
 
-    def entry_skip_reason(self, path: str, rel: str, is_dir: bool) -> str | None:
+    def entry_skip_reason(self, path: str, rel: str, is_dir: bool) -> SkipReason | None:
         """Why an entry does not belong to the codebase at all (hidden in the TUI tree,
         never descended into or chunked), or None. Content checks come later."""
         ignored = None
@@ -197,23 +159,23 @@ class WalkRules:
         reason = self._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
         if reason is None and is_link and not self.options.follow_symlinks:
             if self.leaves_root(path):
-                return OUTSIDE_ROOT
+                return SkipReason.OUTSIDE_ROOT
             if is_dir:  # the walk never enters it: its files are listed under the target's name
-                return LINKED_DIR
+                return SkipReason.LINKED_DIR
         return reason
 
     def _skip_reason(self, path: str, rel: bytes, name: str, name_bytes: bytes, is_dir: bool,
-                     is_link: bool, ignored: EntryMatcher | None) -> str | None:
+                     is_link: bool, ignored: EntryMatcher | None) -> SkipReason | None:
         if is_dir and self.options.default_excludes:
             if name in DEFAULT_EXCLUDED_DIRS or name.endswith(DEFAULT_EXCLUDED_DIR_SUFFIXES):
-                return EXCLUDED_DIR
+                return SkipReason.EXCLUDED_DIR
             if any(os.path.exists(os.path.join(path, marker)) for marker in ENVIRONMENT_MARKERS):
-                return ENVIRONMENT
+                return SkipReason.ENVIRONMENT
         if rel and self._exclude is not None and self._exclude.decide_rel(rel, name_bytes, is_dir):
-            return EXCLUDED
+            return SkipReason.EXCLUDED
         # git sees a symbolic link as a link, not a directory: "build/" does not match one.
         if ignored is not None and ignored(name_bytes, is_dir and not is_link):
-            return GITIGNORED
+            return SkipReason.GITIGNORED
         return None
 
     def leaves_root(self, path: str) -> bool:
@@ -249,7 +211,7 @@ class WalkRules:
         if self._include is not None:
             included = bool(self._include.decide_rel(fs_bytes(rel), fs_bytes(name), False))
             if not included:
-                return Skipped(path, rel, NOT_INCLUDED, False)
+                return Skipped(path, rel, SkipReason.NOT_INCLUDED, False)
         language = language_from_name(name)
         head = None
         if st is None:
@@ -260,16 +222,16 @@ class WalkRules:
                 if st is None:
                     st = os.stat(where, dir_fd=dir_fd, follow_symlinks=False)
             except OSError as exc:
-                return Skipped(path, rel, UNREADABLE, False, exc.strerror or str(exc))
+                return Skipped(path, rel, SkipReason.UNREADABLE, False, exc.strerror or str(exc))
             if not stat.S_ISREG(st.st_mode):  # replaced since it was listed
-                return Skipped(path, rel, NOT_REGULAR, False)
+                return Skipped(path, rel, SkipReason.NOT_REGULAR, False)
         size = st.st_size
         if size > self.options.max_file_size:
-            return Skipped(path, rel, TOO_LARGE, False, f"{human_size(size)} > {human_size(self.options.max_file_size)}")
+            return Skipped(path, rel, SkipReason.TOO_LARGE, False, f"{human_size(size)} > {human_size(self.options.max_file_size)}")
         if language is None:
             language = detect_language(None, _open_head(path)[1] if head is None else head)
             if language is None and not (included or self.options.all_languages):
-                return Skipped(path, rel, UNKNOWN_LANGUAGE, False)
+                return Skipped(path, rel, SkipReason.UNKNOWN_LANGUAGE, False)
         return WalkedFile(path, rel, size, language)
 
 
@@ -316,7 +278,7 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
                     regular = entry.is_file(follow_symlinks=False)  # the common case, asked first
                     dir_or_link = not regular and (entry.is_dir(follow_symlinks=False) or entry.is_symlink())
                 except OSError as exc:
-                    yield Skipped(entry.path, rel, UNREADABLE, False, exc.strerror or str(exc))
+                    yield Skipped(entry.path, rel, SkipReason.UNREADABLE, False, exc.strerror or str(exc))
                     continue
                 if dir_or_link:
                     record, level = _directory_or_link(rules, entry, rel, ancestors, walked, ignored)
@@ -329,15 +291,15 @@ def _walk_dir(rules: WalkRules, top: str, top_rel: str) -> Iterator[WalkedFile |
                 # A file: regular, or a FIFO, socket or device (left out once not ignored).
                 name_bytes = fs_bytes(name)
                 if name == SETTINGS_FILE:
-                    yield Skipped(entry.path, rel, SETTINGS)
+                    yield Skipped(entry.path, rel, SkipReason.SETTINGS)
                 elif exclude is not None and exclude.decide_rel(fs_bytes(rel), name_bytes, False):
-                    yield Skipped(entry.path, rel, EXCLUDED)
+                    yield Skipped(entry.path, rel, SkipReason.EXCLUDED)
                 elif ignored is not None and ignored(name_bytes, False):
-                    yield Skipped(entry.path, rel, GITIGNORED)
+                    yield Skipped(entry.path, rel, SkipReason.GITIGNORED)
                 elif regular:
                     yield rules.file_record(entry.path, rel, name, None, dir_fd)
                 else:
-                    yield Skipped(entry.path, rel, NOT_REGULAR)
+                    yield Skipped(entry.path, rel, SkipReason.NOT_REGULAR)
             else:
                 _close_dir(stack.pop()[4])
     finally:  # also when the caller stops early
@@ -360,27 +322,27 @@ def _directory_or_link(rules: WalkRules, entry: os.DirEntry[str], rel: str, ance
         else:
             is_dir = True
     except OSError:
-        return Skipped(path, rel, BROKEN_SYMLINK, False, _link_target(path)), None
+        return Skipped(path, rel, SkipReason.BROKEN_SYMLINK, False, _link_target(path)), None
     reason = rules._skip_reason(path, fs_bytes(rel), name, fs_bytes(name), is_dir, is_link, ignored)
     if reason is not None:
         return Skipped(path, rel, reason, is_dir), None
     follow_outside = rules.options.follow_symlinks
     if is_link and not follow_outside and rules.leaves_root(path):
-        return Skipped(path, rel, OUTSIDE_ROOT, is_dir, f"-> {_link_target(path)}"), None
+        return Skipped(path, rel, SkipReason.OUTSIDE_ROOT, is_dir, f"-> {_link_target(path)}"), None
     try:
         if st is None:
             st = entry.stat(follow_symlinks=False)
     except OSError as exc:
-        return Skipped(path, rel, UNREADABLE, is_dir, exc.strerror or str(exc)), None
+        return Skipped(path, rel, SkipReason.UNREADABLE, is_dir, exc.strerror or str(exc)), None
     if not is_dir:
         if not stat.S_ISREG(st.st_mode):
-            return Skipped(path, rel, NOT_REGULAR, False), None
+            return Skipped(path, rel, SkipReason.NOT_REGULAR, False), None
         if name == SETTINGS_FILE:
-            return Skipped(path, rel, SETTINGS, False), None
+            return Skipped(path, rel, SkipReason.SETTINGS, False), None
         return rules.file_record(path, rel, name, st), None
     identity = (st.st_dev, st.st_ino)
     if identity in ancestors:
-        return Skipped(path, rel, SYMLINK_LOOP, True, f"-> {_link_target(path)}"), None
+        return Skipped(path, rel, SkipReason.SYMLINK_LOOP, True, f"-> {_link_target(path)}"), None
     if identity in walked or (is_link and not follow_outside):
         # A second way into a directory: nothing new there. Without follow_symlinks a
         # link inside the root is never entered: its target is walked under its own name
@@ -401,7 +363,7 @@ def _list(directory: str, rel: str) -> list[os.DirEntry[str]] | Skipped:
         with os.scandir(directory) as it:
             return sorted(it, key=_BY_NAME)
     except OSError as exc:
-        return Skipped(directory, rel, UNREADABLE, True, exc.strerror or str(exc))
+        return Skipped(directory, rel, SkipReason.UNREADABLE, True, exc.strerror or str(exc))
 
 
 @dataclass(slots=True)
@@ -416,7 +378,7 @@ class WalkPlan:
     #: FIFO, one too large), each with the reason: their rules did not apply.
     warnings: list[str] = field(default_factory=list)
 
-    def skipped_by_reason(self) -> dict[str, int]:
+    def skipped_by_reason(self) -> dict[SkipReason, int]:
         return count_reasons(self.skipped)
 
 
@@ -443,7 +405,7 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
     for given in names:
         if not os.path.exists(given):
             if os.path.islink(given):
-                result.skipped.append(Skipped(given, given, BROKEN_SYMLINK, False, _link_target(given)))
+                result.skipped.append(Skipped(given, given, SkipReason.BROKEN_SYMLINK, False, _link_target(given)))
             else:
                 result.missing.append(given)
             continue
@@ -468,13 +430,13 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
             try:
                 size = os.path.getsize(absolute)
             except OSError as exc:
-                result.skipped.append(Skipped(given, prefix, UNREADABLE, False, exc.strerror or str(exc)))
+                result.skipped.append(Skipped(given, prefix, SkipReason.UNREADABLE, False, exc.strerror or str(exc)))
                 continue
             if not os.path.isfile(absolute):
-                result.skipped.append(Skipped(given, prefix, NOT_REGULAR, False))
+                result.skipped.append(Skipped(given, prefix, SkipReason.NOT_REGULAR, False))
                 continue
             if os.path.basename(absolute) == SETTINGS_FILE:
-                result.skipped.append(Skipped(given, prefix, SETTINGS, False))
+                result.skipped.append(Skipped(given, prefix, SkipReason.SETTINGS, False))
                 continue
             language = detect_language(absolute) or detect_language(None, _open_head(absolute)[1])
             result.files.append(WalkedFile(absolute, prefix, size, language))

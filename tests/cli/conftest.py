@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from explorer.cli.main import main
+from explorer.__main__ import main
 
 
 @dataclass
@@ -20,7 +20,7 @@ class Run:
 
 @pytest.fixture
 def cli(capsys):
-    """Run ``chunk-explorer`` in this process: ``cli("chunk", path, ...)``."""
+    """Run ``chunk-explorer`` in this process, through the launcher: ``cli("chunk", path, ...)``."""
 
     def run(*argv) -> Run:
         code = main([str(a) for a in argv])

@@ -10,10 +10,11 @@ import types
 import pytest
 
 import explorer
-from explorer.cli import tui_cmd
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.settings import SETTINGS_FILE
 from explorer.workspace.walk import WalkOptions
+
+APP_MODULE = "explorer.tui.app"
 
 
 def test_version_and_help(cli) -> None:
@@ -31,14 +32,14 @@ def test_version_and_help(cli) -> None:
 def fake_app(monkeypatch):
     """Stand in for explorer.tui.app and record how it is started."""
     calls = []
-    module = types.ModuleType(tui_cmd.APP_MODULE)
+    module = types.ModuleType(APP_MODULE)
 
     def run(path, options, *, walk=None, settings_path=None):
         calls.append((path, options, walk, settings_path))
         return 0
 
     module.run = run
-    monkeypatch.setitem(sys.modules, tui_cmd.APP_MODULE, module)
+    monkeypatch.setitem(sys.modules, APP_MODULE, module)
     return calls
 
 
@@ -70,7 +71,7 @@ def test_explorer_usage_errors(cli, tmp_path, fake_app) -> None:
 
 
 def test_missing_explorer_says_what_to_use_instead(cli, tmp_path, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, tui_cmd.APP_MODULE, None)  # import fails with ModuleNotFoundError
+    monkeypatch.setitem(sys.modules, APP_MODULE, None)  # import fails with ModuleNotFoundError
     run = cli(tmp_path)
     assert run.code == 1
     assert "the explorer is not available" in run.err
@@ -96,3 +97,31 @@ def test_python_m_explorer_usage_error_in_a_subprocess(tmp_path) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "chunk-explorer: error: no such file or directory" in done.stderr
+
+
+def imported_after(*argv: str) -> set[str]:
+    """The top-level packages a command line of the launcher imports, in a fresh process."""
+    code = ("import sys\nfrom explorer.__main__ import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
+            "    pass\nprint(' '.join(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=120)
+    return set(done.stderr.split()[-200:])
+
+
+def test_version_and_a_hook_command_load_neither_textual_nor_numpy(project) -> None:
+    for argv in (["--version"], ["chunk", str(project), "-q", "--no-settings"], ["languages", "--json"]):
+        loaded = imported_after(*argv)
+        assert "explorer" in loaded and not loaded & {"textual", "numpy"}, argv
+
+
+def test_python_m_explorer_path_help_is_the_explorers(tmp_path) -> None:
+    done = python_m(tmp_path, "--help")
+    assert done.returncode == 0 and "Open the explorer on a directory" in done.stdout
+    assert "--max-size" in done.stdout and "--no-settings" in done.stdout
+
+
+def test_the_cli_alone_takes_commands_only(capsys) -> None:
+    from explorer.cli.main import is_command
+    from explorer.cli.main import main as cli_main
+
+    assert is_command(["chunk"]) and is_command(["--version"]) and not is_command([]) and not is_command(["src"])
+    assert cli_main(["src"]) == 2 and "invalid choice" in capsys.readouterr().err

@@ -12,6 +12,8 @@ import pytest
 from explorer.cli import main as cli_main
 from explorer.cli import sweep_cmd
 from explorer.cli.errors import UsageError
+from explorer.cli.settings_grid import pick_setting
+from explorer.display import bar
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 
@@ -127,11 +129,11 @@ def test_no_chart(project, capsys):
 
 
 def test_bar_uses_eighths_of_a_cell():
-    assert sweep_cmd.bar(0, 10, 8) == " " * 8
-    assert sweep_cmd.bar(10, 10, 8) == "█" * 8
-    assert sweep_cmd.bar(5, 10, 8) == "████    "
-    assert sweep_cmd.bar(1, 16, 8) == "▌       "
-    assert sweep_cmd.bar(0.001, 100, 8) == "▏       "  # anything above zero shows
+    assert bar(0, 10, 8) == " " * 8
+    assert bar(10, 10, 8) == "█" * 8
+    assert bar(5, 10, 8) == "████    "
+    assert bar(1, 16, 8) == "▌       "
+    assert bar(0.001, 100, 8) == "▏       "  # anything above zero shows
 
 
 def test_no_files_is_a_failure_with_a_message(tmp_path, capsys):
@@ -151,19 +153,19 @@ SETTINGS = [ChunkOptions(max_size=m, overlap_lines=o) for m in (500, 1000) for o
 
 @pytest.mark.parametrize("text, index", [("1", 0), ("#4", 3), ("4", 3)])
 def test_pick_setting_by_number(text, index):
-    assert sweep_cmd.pick_setting(text, SETTINGS) == index
+    assert pick_setting(text, SETTINGS) == index
 
 
 def test_pick_setting_by_max_size():
     single = [ChunkOptions(max_size=m) for m in (500, 1000, 2000)]
-    assert sweep_cmd.pick_setting("1000", single) == 1
+    assert pick_setting("1000", single) == 1
 
 
 @pytest.mark.parametrize("text, message", [("1000", "several settings"), ("#9", "#1 to #4"), ("777", "no setting"),
                                            ("big", "number from the # column")])
 def test_pick_setting_errors(text, message):
     with pytest.raises(UsageError, match=message):
-        sweep_cmd.pick_setting(text, SETTINGS)
+        pick_setting(text, SETTINGS)
 
 
 def test_save_writes_the_chosen_setting_and_keeps_the_rest(project, capsys):

@@ -14,7 +14,7 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import parse_source
 from explorer.engine.text import SourceText
 from explorer.tui.document.lexer import lexer_for
-from explorer.tui.document.model import ChunkLayout, ChunkStats, display_path, longest_line, needs_reparse
+from explorer.tui.document.model import ChunkLayout, ChunkStats, longest_line, needs_reparse
 from explorer.tui.widgets.chunks.list import chunk_flags, size_bar
 from explorer.tui.widgets.source.highlight import LineHighlighter
 from explorer.tui.widgets.source.paint import StyleMixer, paint_line
@@ -72,9 +72,7 @@ def test_options_that_need_a_new_parse():
     assert needs_reparse(base, ChunkOptions(language="javascript"))
 
 
-def test_display_path_and_longest_line():
-    assert display_path("/a/b/c.py", "/a") == "b/c.py"
-    assert display_path("/elsewhere/c.py", "/a") == "/elsewhere/c.py"
+def test_longest_line():
     assert longest_line(SourceText("ab\n\tx\n")) == 5
 
 
@@ -188,4 +186,4 @@ def test_a_cancelled_tree_export_writes_nothing(tmp_path):
     assert done is None
     assert not target.exists() and list(tmp_path.iterdir()) == []
     finished = export_tree(str(FIXTURES), ChunkOptions(), None, str(target))
-    assert (finished.files, finished.failed) == (2, 0) and target.exists()
+    assert (finished.files, len(finished.failed)) == (2, 0) and target.exists()

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from explorer.engine.batch.skips import SkipReason
 from explorer.workspace.gitignore import IgnoreFile, IgnoreRules, compile_pattern, split_ignore_lines
-from explorer.workspace.walk import GITIGNORED, Skipped, WalkedFile, WalkOptions, walk
+from explorer.workspace.walk import Skipped, WalkedFile, WalkOptions, walk
 from explorer.workspace.wildmatch import PATHNAME, literal_prefix_length, wildmatch
 
 GIT = shutil.which("git")
@@ -76,7 +77,7 @@ def test_reversed_range_matches_nothing_and_the_walk_goes_on(tmp_path) -> None:
     records = list(walk(tmp_path, WalkOptions(all_languages=True)))
     taken = sorted(r.rel for r in records if isinstance(r, WalkedFile))
     assert taken == [".gitignore", "a.py", "m", "z.py"]
-    assert {r.rel: r.reason for r in records if isinstance(r, Skipped)} == {"x.log": GITIGNORED}
+    assert {r.rel: r.reason for r in records if isinstance(r, Skipped)} == {"x.log": SkipReason.GITIGNORED}
 
 
 # -- 2, 3, 9. how lines are cut --------------------------------------------------------

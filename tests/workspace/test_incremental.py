@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from explorer.engine.batch import task as engine_batch
+from explorer.engine.batch.skips import SkipReason
 from explorer.engine.files import UnreadableFileError
 from explorer.engine.options import ChunkOptions
 from explorer.workspace import incremental, walk
@@ -184,7 +185,7 @@ def test_unreadable_directory_keeps_the_files_under_it(tmp_path, monkeypatch) ->
 
     def refuse(directory, rel):
         if rel == "pkg":
-            return Skipped(directory, rel, walk.UNREADABLE, True, "Permission denied")
+            return Skipped(directory, rel, SkipReason.UNREADABLE, True, "Permission denied")
         return real(directory, rel)
 
     monkeypatch.setattr(walk, "_list", refuse)

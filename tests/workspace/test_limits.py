@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.engine.batch.skips import SkipReason
 from explorer.engine.files import FileTooLargeError, human_size, read_regular_file
 from explorer.workspace.gitignore import MAX_IGNORE_FILE_BYTES, IgnoreFile
 from explorer.workspace.settings import SETTINGS_MAX_BYTES, SettingsError, read_settings_file
-from explorer.workspace.walk import TOO_LARGE, WalkedFile, WalkOptions, parse_size, plan, walk
+from explorer.workspace.walk import WalkedFile, WalkOptions, parse_size, plan, walk
 
 CAP = 600
 
@@ -29,7 +30,7 @@ def test_a_file_at_max_file_size_is_taken_one_byte_more_is_skipped(tmp_path, siz
     if size <= CAP:
         assert found == {"a.py": "taken"}
     else:
-        assert found == {"a.py": f"{TOO_LARGE}: 601B > 600B"}
+        assert found == {"a.py": f"{SkipReason.TOO_LARGE}: 601B > 600B"}
 
 
 @pytest.mark.parametrize("size", [CAP, CAP + 1])

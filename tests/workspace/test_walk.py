@@ -6,27 +6,8 @@ import os
 
 import pytest
 
-from explorer.workspace.walk import (
-    BROKEN_SYMLINK,
-    ENVIRONMENT,
-    EXCLUDED,
-    EXCLUDED_DIR,
-    GITIGNORED,
-    NOT_INCLUDED,
-    NOT_REGULAR,
-    OUTSIDE_ROOT,
-    SYMLINK_LOOP,
-    TOO_LARGE,
-    UNKNOWN_LANGUAGE,
-    Skipped,
-    WalkedFile,
-    WalkOptions,
-    WalkRules,
-    common_root,
-    parse_size,
-    plan,
-    walk,
-)
+from explorer.engine.batch.skips import SkipReason
+from explorer.workspace.walk import Skipped, WalkedFile, WalkOptions, WalkRules, common_root, parse_size, plan, walk
 
 
 def write(path, text: str = "x = 1\n") -> None:
@@ -64,9 +45,9 @@ def test_default_excludes_skip_vcs_dependencies_environments_and_build_output(tm
     write(tmp_path / "venv" / "__init__.py")  # a package named venv (as in the stdlib), not an environment
     assert taken(tmp_path) == ["src/app.py", "venv/__init__.py"]
     reasons = skipped(tmp_path)
-    assert reasons["myenv"] == ENVIRONMENT
+    assert reasons["myenv"] == SkipReason.ENVIRONMENT
     for name in (".git", "node_modules", "build", "dist", "target", "src/__pycache__", "pkg.egg-info"):
-        assert reasons[name] == EXCLUDED_DIR, name
+        assert reasons[name] == SkipReason.EXCLUDED_DIR, name
     assert "node_modules/lib/index.js" not in reasons  # the contents of a skipped directory are not listed
     everything = taken(tmp_path, WalkOptions(default_excludes=False))
     assert "node_modules/lib/index.js" in everything and "myenv/lib/site.py" in everything
@@ -81,11 +62,11 @@ def test_gitignore_nested_and_negated(tmp_path) -> None:
     # (.gitignore files are files of a known language too)
     assert taken(tmp_path) == [".gitignore", "a.py", "local_y.py", "pkg/.gitignore", "pkg/keep.gen.py"]
     reasons = skipped(tmp_path)
-    assert reasons["a.gen.py"] == GITIGNORED
-    assert reasons["logs"] == GITIGNORED
-    assert reasons["pkg/b.gen.py"] == GITIGNORED
-    assert reasons["pkg/local_x.py"] == GITIGNORED
-    assert reasons["pkg/sub/c.gen.py"] == GITIGNORED
+    assert reasons["a.gen.py"] == SkipReason.GITIGNORED
+    assert reasons["logs"] == SkipReason.GITIGNORED
+    assert reasons["pkg/b.gen.py"] == SkipReason.GITIGNORED
+    assert reasons["pkg/local_x.py"] == SkipReason.GITIGNORED
+    assert reasons["pkg/sub/c.gen.py"] == SkipReason.GITIGNORED
     assert "a.gen.py" in taken(tmp_path, WalkOptions(gitignore=False))
 
 
@@ -93,12 +74,12 @@ def test_include_and_exclude_globs(tmp_path) -> None:
     for rel in ("src/a.py", "src/b.ts", "tests/t.py", "tests/fixtures/f.py", "README.txt"):
         write(tmp_path / rel)
     assert taken(tmp_path, WalkOptions(exclude=("tests",))) == ["src/a.py", "src/b.ts"]
-    assert skipped(tmp_path, WalkOptions(exclude=("tests",)))["tests"] == EXCLUDED
+    assert skipped(tmp_path, WalkOptions(exclude=("tests",)))["tests"] == SkipReason.EXCLUDED
     assert taken(tmp_path, WalkOptions(include=("*.py",))) == ["src/a.py", "tests/fixtures/f.py", "tests/t.py"]
-    assert skipped(tmp_path, WalkOptions(include=("*.py",)))["src/b.ts"] == NOT_INCLUDED
+    assert skipped(tmp_path, WalkOptions(include=("*.py",)))["src/b.ts"] == SkipReason.NOT_INCLUDED
     assert taken(tmp_path, WalkOptions(include=("src/**",))) == ["src/a.py", "src/b.ts"]
     # an explicit include admits a file of unknown language; without it, it is skipped
-    assert skipped(tmp_path)["README.txt"] == UNKNOWN_LANGUAGE
+    assert skipped(tmp_path)["README.txt"] == SkipReason.UNKNOWN_LANGUAGE
     assert taken(tmp_path, WalkOptions(include=("*.txt",))) == ["README.txt"]
 
 
@@ -107,7 +88,7 @@ def test_max_file_size(tmp_path) -> None:
     write(tmp_path / "big.py", "x = 1\n" * 1000)
     result = list(walk(tmp_path, WalkOptions(max_file_size=1000)))
     big = next(r for r in result if r.rel == "big.py")
-    assert isinstance(big, Skipped) and big.reason == TOO_LARGE
+    assert isinstance(big, Skipped) and big.reason == SkipReason.TOO_LARGE
     assert "> 1000B" in big.detail
     assert taken(tmp_path, WalkOptions(max_file_size=1000)) == ["small.py"]
 
@@ -117,7 +98,7 @@ def test_shebang_scripts_are_recognised(tmp_path) -> None:
     write(tmp_path / "notes", "just words\n")
     files = [r for r in walk(tmp_path) if isinstance(r, WalkedFile)]
     assert [(f.rel, f.language) for f in files] == [("tool", "python")]
-    assert skipped(tmp_path)["notes"] == UNKNOWN_LANGUAGE
+    assert skipped(tmp_path)["notes"] == SkipReason.UNKNOWN_LANGUAGE
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
@@ -130,9 +111,9 @@ def test_symlink_loop_does_not_hang(tmp_path) -> None:
     records = list(walk(tmp_path))
     assert [r.rel for r in records if isinstance(r, WalkedFile)] == ["a/b/x.py"]
     reasons = {r.rel: r.reason for r in records if isinstance(r, Skipped)}
-    assert reasons["a/b/back"] == SYMLINK_LOOP
-    assert reasons["a/root"] == SYMLINK_LOOP
-    assert reasons["dangling.py"] == BROKEN_SYMLINK
+    assert reasons["a/b/back"] == SkipReason.SYMLINK_LOOP
+    assert reasons["a/root"] == SkipReason.SYMLINK_LOOP
+    assert reasons["dangling.py"] == SkipReason.BROKEN_SYMLINK
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
@@ -148,8 +129,8 @@ def test_links_leaving_the_root_are_not_followed_by_default(tmp_path) -> None:
     os.symlink(root / "inner", root / "alias")  # stays inside: walked under its own name
     assert taken(root) == ["inner/x.py", "main.py"]
     reasons = {r.rel: r for r in walk(root) if isinstance(r, Skipped)}
-    assert reasons["linked"].reason == OUTSIDE_ROOT and reasons["linked"].is_dir
-    assert reasons["one_link.py"].reason == OUTSIDE_ROOT
+    assert reasons["linked"].reason == SkipReason.OUTSIDE_ROOT and reasons["linked"].is_dir
+    assert reasons["one_link.py"].reason == SkipReason.OUTSIDE_ROOT
     # The file tree agrees: such links are not shown unless followed.
     assert not WalkRules(root).is_shown(root / "linked")
     assert not WalkRules(root).is_shown(root / "one_link.py")
@@ -173,9 +154,9 @@ def test_fifos_and_devices_never_block_the_walk(tmp_path) -> None:
     # Followed on purpose: the FIFO inside is reported, not opened.
     records = {r.rel: r for r in walk(root, WalkOptions(follow_symlinks=True))}
     assert isinstance(records["a.py"], WalkedFile)
-    assert records["fifo.py"].reason == NOT_REGULAR
-    assert records["linked/pipe.py"].reason == NOT_REGULAR
-    assert records["zero.py"].reason == NOT_REGULAR
+    assert records["fifo.py"].reason == SkipReason.NOT_REGULAR
+    assert records["linked/pipe.py"].reason == SkipReason.NOT_REGULAR
+    assert records["zero.py"].reason == SkipReason.NOT_REGULAR
 
 
 def test_walk_rules_is_shown_for_a_file_tree(tmp_path) -> None:

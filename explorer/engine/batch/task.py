@@ -26,12 +26,12 @@ from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile, UnsupportedLanguageError
 from ..text import BinaryContentError
+from .skips import SkipReason
 
 #: Error kinds. ``binary`` and ``undecodable`` mean "not a text file": callers that
-#: walk a codebase report those as skipped rather than failed.
-BINARY, UNDECODABLE, READ, OPTIONS, UNSUPPORTED, CRASH, ERROR, TIMEOUT = (
-    "binary", "undecodable", "read", "options", "unsupported", "crash", "error", "timeout",
-)
+#: walk a codebase report those as skipped rather than failed, under the same code.
+BINARY, UNDECODABLE = SkipReason.BINARY, SkipReason.UNDECODABLE
+READ, OPTIONS, UNSUPPORTED, CRASH, ERROR, TIMEOUT = "read", "options", "unsupported", "crash", "error", "timeout"
 NOT_TEXT = frozenset({BINARY, UNDECODABLE})
 
 #: A task holds consecutive files up to this many, or up to this many bytes (a larger

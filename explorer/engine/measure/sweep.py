@@ -293,7 +293,7 @@ def _collect(item: BatchResult, result: SweepResult, per_setting: list[list[File
              text_bytes: list[int], chunk_seconds: list[float], too_big: list[list[int]]) -> None:
     if not item.ok:
         if item.not_text:
-            result.skipped.append(SkippedInput(item.path, item.error_kind or "binary", item.error or ""))
+            result.skipped.append(SkippedInput.not_text(item.path, item.error_kind, item.error))
         else:
             result.failed.append(item)
         return

@@ -22,15 +22,16 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from explorer.display import plural
 from explorer.engine.options import ChunkOptions
+from explorer.terminal_text import visible
 
 from ..app_state import explorer_state
 from ..document.model import Document, LoadedFile
 from ..jobs import LatestJob
-from ..literal import literal, visible
+from ..literal import literal
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
-from ..wording import counted
 from .messages import ComparisonFailed, ComparisonReady
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
 
@@ -63,9 +64,9 @@ def split_summary(side: Side) -> str:
     """``4 definitions split, 1 doc comment cut off (red bar)`` for a side's border."""
     definitions = sum(1 for split in side.metrics.splits if split.what != "doc")
     docs = len(side.metrics.splits) - definitions
-    text = f"{counted(definitions, 'definition')} split"
+    text = f"{plural(definitions, 'definition')} split"
     if docs:
-        text += f", {counted(docs, 'doc comment')} cut off"
+        text += f", {plural(docs, 'doc comment')} cut off"
     return text + (" (red bar)" if side.metrics.splits else "")
 
 

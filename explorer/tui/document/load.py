@@ -17,9 +17,10 @@ from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.structure import FileStructure, extract_structure
 from explorer.engine.text import SourceText
+from explorer.workspace.paths import display_path
 
 from .lexer import lexer_for
-from .model import Chunking, ChunkLayout, ChunkStats, Document, LoadedFile, display_path, longest_line
+from .model import Chunking, ChunkLayout, ChunkStats, Document, LoadedFile, longest_line
 
 #: Files larger than this are never opened, not even "anyway" (the walker's limit is far below it).
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -45,7 +46,7 @@ def read_source(path: str, max_bytes: int = MAX_FILE_BYTES) -> SourceText:
 def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
     """Parse and extract structure. Chunks name the file relative to ``root`` (as the CLI does)."""
     started = time.perf_counter()
-    name = display_path(path, root) if root else path
+    name = display_path(path, root)
     parsed = parse_source(source, name, options.language, strategy=options.strategy, yield_every=PARSE_READ_BYTES)
     structure = structure_of(parsed)
     parse_ms = (time.perf_counter() - started) * 1000
@@ -62,7 +63,7 @@ def load_file(path: str, options: ChunkOptions, root: str | None = None) -> Load
 
 def preview_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
     """The file before parsing: its text, highlighted, with no tree and no chunks yet."""
-    name = display_path(path, root) if root else path
+    name = display_path(path, root)
     language = options.language or detect_language(name, source.data[:256])
     parsed = ParsedFile(source, name, language, None, fallback="parsing…")
     return LoadedFile(path, parsed, None, options, 0.0, longest_line(source), lexer_for(path, language), partial=True)

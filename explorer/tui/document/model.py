@@ -6,7 +6,6 @@ handlers hand them down to the views, which only read them.
 
 from __future__ import annotations
 
-import os
 import statistics
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -213,12 +212,3 @@ def longest_line(source: SourceText, tab_size: int = 4) -> int:
     if not source.text:
         return 0
     return max(map(len, split_lines(source.text.expandtabs(tab_size))), default=0)
-
-
-def display_path(path: str, root: str) -> str:
-    """``path`` relative to ``root`` in POSIX form, or as given when it lies outside."""
-    try:
-        rel = os.path.relpath(path, root)
-    except ValueError:  # another drive (Windows)
-        return path
-    return path if rel.startswith("..") else rel.replace(os.sep, "/")

@@ -13,6 +13,7 @@ from typing import Any
 
 from textual.app import App
 
+from explorer.display import plural
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import WalkOptions
@@ -20,7 +21,6 @@ from explorer.workspace.walk import WalkOptions
 from ..app_state import explorer_state
 from ..document.model import Document
 from ..jobs import JobRun, LatestJob
-from ..wording import counted
 from .dialog import ExportScreen
 from .messages import ExportFailed, ExportFinished, ExportProgressed
 from .progress import ExportProgressScreen
@@ -58,7 +58,7 @@ class ExportService:
         self.app.push_screen(
             ExportScreen(
                 "Export chunks",
-                f"{counted(len(document.chunks), 'chunk')} of {name}, as JSON (the schema of `chunk-explorer chunk`):",
+                f"{plural(len(document.chunks), 'chunk')} of {name}, as JSON (the schema of `chunk-explorer chunk`):",
                 default_export_path(self.start_dir, name),
                 resolve=self.target, refuse=self.refusal,
             ),
@@ -115,7 +115,7 @@ class ExportService:
             self.app.post_message(ExportFailed(target, str(error)))
             return
         if result is not None:
-            self.app.post_message(ExportFinished(target, result.files, result.chunks, result.failed))
+            self.app.post_message(ExportFinished(target, result.files, result.chunks, len(result.failed)))
 
     # -- what the workers report ----------------------------------------------------------------
     def progressed(self, message: ExportProgressed) -> None:
@@ -127,7 +127,7 @@ class ExportService:
             self.app.screen.dismiss(None)
         files = f" from {message.files} files" if message.files != 1 else ""
         failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
-        self.app.notify(f"Wrote {counted(message.chunks, 'chunk')}{files} to {message.path}{failed}",
+        self.app.notify(f"Wrote {plural(message.chunks, 'chunk')}{files} to {message.path}{failed}",
                         title="Exported", markup=False)
 
     def failed(self, message: ExportFailed) -> None:

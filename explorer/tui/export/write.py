@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from explorer.engine.batch.tally import RunTally
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.export import file_record, render_json, write_atomic
 from explorer.workspace.export_run import export_tree_file
 from explorer.workspace.ids import content_hash
+from explorer.workspace.paths import display_path
 from explorer.workspace.walk import WalkOptions
 
-from ..document.model import Document, display_path
+from ..document.model import Document
 
 
 def default_export_path(start_dir: str, name: str) -> str:
@@ -32,14 +33,6 @@ def export_document(document: Document, target: str, root: str) -> int:
     return len(document.chunks)
 
 
-@dataclass(frozen=True)
-class TreeExport:
-    files: int  # chunked; binary and undecodable files are counted under skipped only
-    chunks: int
-    failed: int
-    skipped: int
-
-
 def export_tree(
     root: str,
     options: ChunkOptions,
@@ -47,12 +40,10 @@ def export_tree(
     target: str,
     on_progress: Callable[[int, int], object] | None = None,
     is_cancelled: Callable[[], bool] = lambda: False,
-) -> TreeExport | None:
+) -> RunTally | None:
     """Chunk every file under ``root`` (walker rules) into one JSON document, by the
-    same pipeline as the CLI's ``chunk``. Returns None when cancelled (nothing is written)."""
+    same pipeline as the CLI's ``chunk``; returns its tally (binary and undecodable files
+    are counted under skipped only), or None when cancelled (nothing is written)."""
     progress = None if on_progress is None else (lambda done, total, result: on_progress(done, total or 0))
     run = export_tree_file(root, options, walk, target, on_progress=progress, is_cancelled=is_cancelled)
-    if run is None:
-        return None
-    tally = run.tally
-    return TreeExport(tally.files, tally.chunks, len(tally.failed), len(tally.skipped))
+    return None if run is None else run.tally

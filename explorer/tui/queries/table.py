@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
-from explorer.engine.text import display_line
+from explorer.terminal_text import visible
 
 from .model import RetrievalRun, disagreement, in_top, rank_text
 
@@ -22,13 +22,13 @@ MISSED = Style(color="#ff5f5f")
 
 def shown(text: str, width: int) -> str:
     """File-derived text made safe for one cell (control characters visible), cut to ``width``."""
-    safe = display_line(" ".join(text.split()), 4)[0]
+    safe = visible(" ".join(text.split()))
     return safe if len(safe) <= width else safe[: width - 1] + "…"
 
 
 def shown_tail(text: str, width: int) -> str:
     """Like :func:`shown`, cut at the start instead (a path's end says the most)."""
-    safe = display_line(" ".join(text.split()), 4)[0]
+    safe = visible(" ".join(text.split()))
     return safe if len(safe) <= width else "…" + safe[len(safe) - width + 1:]
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from explorer.engine.measure.problems import PROBLEM_KINDS
+from explorer.terminal_text import visible
 
-from ..literal import visible
 from ..widgets.rows import RowList
 from .model import RepositoryModel, ScannedFile
 

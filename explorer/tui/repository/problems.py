@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from explorer.engine.measure.problems import Problem
+from explorer.terminal_text import visible
 
-from ..literal import visible
 from ..widgets.rows import RowList
 
 KIND_WIDTH = 10

@@ -24,11 +24,12 @@ from textual.widgets import Header, Static
 
 from explorer.engine.measure.problems import DESCRIPTIONS, PROBLEM_KINDS
 from explorer.engine.options import ChunkOptions
+from explorer.terminal_text import visible
 
 from .. import heap
 from ..app_state import explorer_state
 from ..jobs import LatestJob
-from ..literal import literal, visible
+from ..literal import literal
 from ..widgets.footer import KeyFooter
 from ..widgets.rows import RowList
 from .files import FileRows

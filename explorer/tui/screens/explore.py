@@ -18,11 +18,13 @@ from textual.widgets import Header, TabbedContent, TabPane
 from explorer.engine.measure.problems import Problem
 from explorer.engine.options import ChunkOptions
 from explorer.engine.regions import describe_regions
+from explorer.terminal_text import visible
+from explorer.workspace.paths import display_path
 
 from ..app_messages import FileChosen
 from ..app_state import ExplorerState, explorer_state
-from ..document.model import Document, display_path
-from ..literal import literal, visible
+from ..document.model import Document
+from ..literal import literal
 from ..repository.model import RepositoryModel, WalkStop
 from ..repository.screen import RepositoryClosed, RepositoryScreen
 from ..widgets.ast.tree import AstTree

@@ -27,12 +27,12 @@ from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 from explorer.display import grid_label
 from explorer.engine.measure.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
+from explorer.terminal_text import visible
 from explorer.workspace.sweep import sweep_paths
 
 from ..app_messages import SettingChosen
 from ..app_state import explorer_state
 from ..jobs import LatestJob
-from ..literal import visible
 from ..widgets.footer import KeyFooter
 from .chart import TABLE_COLUMNS, sweep_chart, table_cells
 from .messages import SweepFailed, SweepFinished, SweepProgressed

@@ -25,12 +25,13 @@ from textual.widgets import Header, Static
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import TraceStep
+from explorer.terminal_text import visible
 
 from ..app_state import explorer_state
 from ..document.load import load_file
 from ..document.model import Document, LoadedFile
 from ..jobs import LatestJob
-from ..literal import literal, visible
+from ..literal import literal
 from ..widgets.ast.tree import AstTree
 from ..widgets.footer import KeyFooter
 from .gauge import WindowGauge

@@ -25,10 +25,10 @@ from textual.message import Message
 from textual.widgets.tree import TreeNode
 from tree_sitter import Node
 
+from explorer.display import plural
 from explorer.engine.parse import ParsedFile
+from explorer.terminal_text import visible
 
-from ...literal import visible
-from ...wording import counted
 from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
 from .labels import node_place, size_parts
@@ -134,7 +134,7 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         self.quiet_moves.clear()
         self.top, self.levels_above = None, 0
         count = len(parsed.regions)
-        self.reset(Text(f"{counted(count, 'region')}, each parsed by its own grammar"), RegionsEntry())
+        self.reset(Text(f"{plural(count, 'region')}, each parsed by its own grammar"), RegionsEntry())
         self.root.allow_expand = True
         self.populate(self.root)
         self.root.expand()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rich.style import Style
 
+from explorer.display import plural
 from explorer.engine.model import Chunk
 from explorer.engine.text import split_lines
 
-from ...wording import counted
 from ..text_pane import Line, TextPane
 
 HEADER = Style(bold=True)
@@ -49,7 +49,7 @@ def describe_chunk(chunk: Chunk, max_size: int) -> list[Line]:
         lines.append((f"line-based: {chunk.fallback_reason}", MUTED))
     if chunk.overlap_text:
         count = len(split_lines(chunk.overlap_text))
-        lines.append((f"overlap: {counted(count, 'line')} repeated from the chunk before", MUTED))
+        lines.append((f"overlap: {plural(count, 'line')} repeated from the chunk before", MUTED))
     lines.append(("── contextualized text " + "─" * 40, RULE))
     lines.extend((line, None) for line in split_lines(chunk.contextualized_text))
     return lines

@@ -6,10 +6,10 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
+from explorer.display import plural
 from explorer.engine.options import ChunkOptions
 
 from ...document.model import ChunkStats, Document
-from ...wording import counted
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
 BIN_CELLS = 2
@@ -56,13 +56,13 @@ def stats_text(document: Document | None, *, show_timings: bool, pending: ChunkO
     stats = document.chunking.stats
     file = document.file
     if file.partial:
-        return Text(f"{counted(file.source.line_count, 'line')}: parsing and chunking…", style=LABEL)
+        return Text(f"{plural(file.source.line_count, 'line')}: parsing and chunking…", style=LABEL)
     text = Text(no_wrap=True, overflow="ellipsis")
     if pending is not None:
         text.append(f"re-chunking for {limit_text(pending)}…", BUSY)
         text.append(f" these figures: {limit_text(document.options)}", LABEL)
         text.append("\n")
-    count, noun = counted(stats.count, "chunk").split(" ", 1)
+    count, noun = plural(stats.count, "chunk").split(" ", 1)
     text.append(count, VALUE)
     text.append(f" {noun}", LABEL)
     text.append(f"  ·  {stats.unit}{f' ({stats.tokenizer})' if stats.tokenizer else ''} ", LABEL)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...literal import visible
+from explorer.terminal_text import visible
+
 from ..rows import RowList
 
 

@@ -13,10 +13,10 @@ from textual.widgets import DirectoryTree
 from textual.widgets.tree import TreeNode
 
 from explorer.engine.languages import detect_language
+from explorer.terminal_text import visible
 from explorer.workspace.walk import WalkOptions, WalkRules
 
 from ...app_messages import FileChosen
-from ...literal import visible
 
 
 class FileTree(DirectoryTree):

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widgets.tree import TreeNode
 
 from explorer.engine.structure import Entity, FileStructure
-from explorer.engine.text import display_line
+from explorer.terminal_text import visible
 
 from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
@@ -35,8 +35,7 @@ class ImportsGroup:
 
 
 def _one_line(text: str) -> str:
-    text = " ".join(text.split())
-    return text if text.isprintable() else display_line(text)[0]
+    return visible(" ".join(text.split()))
 
 
 def entity_label(entity: Entity) -> Text:

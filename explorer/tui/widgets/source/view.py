@@ -25,10 +25,10 @@ from textual.strip import Strip
 
 from explorer.engine.regions import region_marks
 from explorer.engine.text import display_line
+from explorer.terminal_text import visible
 
 from ...document.lexer import lexer_for
 from ...document.model import Chunking, Document
-from ...literal import visible
 from ..line_cache import LineCache
 from ..strips import text_strip
 from .highlight import LineHighlighter

@@ -1,0 +1,48 @@
+"""What a run over many files did, counted as the results arrive: the files chunked, their
+chunks and source bytes, the inputs skipped (the walk's, then those found binary or
+undecodable while chunking) and the files that failed. The export's ``summary``, the
+CLI's closing lines and the explorer's export notice all read this one tally."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .skips import SkippedInput, SkipReason, SkipRecord, count_reasons
+from .task import BatchResult
+
+
+@dataclass(slots=True)
+class RunTally:
+    """Counts filled by :meth:`add` as results arrive."""
+
+    files: int = 0
+    chunks: int = 0
+    bytes: int = 0
+    skipped: list[SkipRecord] = field(default_factory=list)
+    failed: list[BatchResult] = field(default_factory=list)
+
+    def add(self, result: BatchResult, rel: str, chunks: int | None = None) -> None:
+        """Count a result, named ``rel``; ``chunks`` when the chunks themselves stayed in
+        the worker. A file that is not text is skipped, never counted as a file."""
+        if result.ok:
+            self.files += 1
+            self.chunks += len(result.chunks or ()) if chunks is None else chunks
+            self.bytes += result.bytes
+        elif result.not_text:
+            self.skipped.append(SkippedInput.not_text(rel, result.error_kind, result.error))
+        else:
+            self.failed.append(result)
+
+    def skipped_by_reason(self) -> dict[SkipReason, int]:
+        return count_reasons(self.skipped)
+
+    def to_dict(self, seconds: float, jobs: int) -> dict[str, object]:
+        return {
+            "files": self.files,
+            "chunks": self.chunks,
+            "bytes": self.bytes,
+            "skipped": self.skipped_by_reason(),
+            "failed": len(self.failed),
+            "seconds": round(seconds, 3),
+            "jobs": jobs,
+        }
