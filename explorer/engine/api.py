@@ -15,6 +15,7 @@ from .model import Chunk, Range
 from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
 from .regions import RegionContextBuilder, region_spans
+from .structure import structure_level
 from .text import SourceText, last_lines, text_measure
 
 _T = TypeVar("_T")
@@ -296,8 +297,6 @@ def languages() -> list[dict[str, Any]]:
     A container (Markdown, the component formats, HTML, notebooks) also says what it
     ``contains``: the regions chunked by their own grammar.
     """
-    from .structure import structure_level
-
     rows = []
     for name in (*GRAMMARS, NOTEBOOK):
         unsafe = name in UNSAFE_GRAMMARS

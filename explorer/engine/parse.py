@@ -18,8 +18,9 @@ from typing import Any
 from tree_sitter import Node, Point, Tree
 from tree_sitter import Range as TSRange
 
-from .containers import GRAMMAR_CONTAINERS, RegionSpec, locate
+from .containers import GRAMMAR_CONTAINERS, locate
 from .containers.notebook import read_notebook
+from .containers.region import RegionSpec
 from .languages import NOTEBOOK, UNSAFE_GRAMMARS, detect_language, get_parser, resolve_language
 from .text import SourceText
 

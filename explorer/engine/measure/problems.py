@@ -9,11 +9,11 @@ chunk it concerns:
 
 * ``too-big``: a definition (function, class, method ...) larger than the max size, so
   no chunk holds it whole: located at the definition, in the chunk where it starts.
-  Definitions are those of the quality measures (:func:`metrics.definition_spans`,
+  Definitions are those of the quality measures (:func:`.quality.definition_spans`,
   decorators and wrappers included).
 * ``split``: a definition that fits in one chunk but that no chunk holds (the chunker
   should never do this).
-* ``tiny``: a chunk with fewer than :data:`metrics.TINY_NWS` non-whitespace characters.
+* ``tiny``: a chunk with fewer than :data:`.quality.TINY_NWS` non-whitespace characters.
 * ``dangling``: a chunk whose last token opens something the next chunk continues
   (``=``, ``{``, ``(``, ``[``, ``:`` ..., see :data:`OPENERS`).
 * ``closer``: a chunk whose first token closes something opened in an earlier chunk
@@ -39,8 +39,7 @@ from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
 from ..text import SourceText
-from .analyzers import analyze_metrics_with_lines
-from .quality import TINY_NWS, FileMetrics, Holders, definition_spans, measure_file
+from .quality import TINY_NWS, FileMetrics, Holders, definition_spans
 
 #: Every kind, worst first (the order of the TUI's columns and filters).
 PROBLEM_KINDS = ("split", "dangling", "closer", "forced", "too-big", "embedded", "tiny")
@@ -194,7 +193,7 @@ def cut_too_big(
 ) -> tuple[int, int]:
     """``(definitions cut because they are larger than max_size, all definitions)`` of a
     chunked file; (0, 0) without a tree. ``definitions``: the file's
-    :func:`metrics.definition_spans`, when already known (a sweep finds them once per file)."""
+    :func:`.quality.definition_spans`, when already known (a sweep finds them once per file)."""
     root = parsed.root
     if root is None or parsed.language is None:
         return 0, 0
@@ -212,23 +211,6 @@ def problems_by_chunk(found: FileProblems) -> tuple[tuple[Problem, ...], ...]:
         if 0 <= problem.chunk < found.chunks:
             per[problem.chunk].append(problem)
     return tuple(tuple(p) for p in per)
-
-
-def analyze_problems(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions,
-                     seconds: dict[str, float]) -> FileProblems:
-    """Batch analyzer (:mod:`explorer.engine.batch`): the file's problems, computed in the worker."""
-    return find_problems(parsed, chunks, options)
-
-
-def analyze_quality(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions, seconds: dict[str, float],
-                    *, baseline: bool = False) -> tuple[FileMetrics, FileProblems, FileMetrics | None]:
-    """Batch analyzer: the file's quality measures, its problems and (with ``baseline``) the
-    measures of the line-packing baseline (:func:`batch.analyze_metrics_with_lines`)."""
-    if baseline:
-        measures, lines = analyze_metrics_with_lines(parsed, chunks, options, seconds)
-    else:
-        measures, lines = measure_file(parsed, chunks, options, seconds=seconds), None
-    return measures, find_problems(parsed, chunks, options), lines
 
 
 def file_record(measures: FileMetrics, found: FileProblems) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import httpx
 import numpy as np
 
+from ..tokens import get_counter
 from .ranking import Cancelled, Ranking, StepProgress, top_k
 
 _PIECE = re.compile(r"\w+|[^\w\s]")
@@ -70,8 +71,6 @@ def over_window(documents: Sequence[str], endpoint: EmbeddingEndpoint) -> int:
     if limit is None:
         return 0
     if endpoint.tokenizer is not None:
-        from ..tokens import get_counter
-
         count = get_counter(endpoint.tokenizer).count
         return sum(1 for d in documents if count(endpoint.document_prefix + d) > limit)
     prefix = estimated_tokens(endpoint.document_prefix)

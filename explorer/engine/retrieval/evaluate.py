@@ -33,11 +33,13 @@ from functools import partial
 
 import numpy as np
 
+from ..api import parse
 from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
 from ..measure.per_setting import chunk_settings
 from ..model import Chunk
 from ..options import ChunkOptions
-from ..parse import ParsedFile
+from ..parse import ParsedFile, edited_notebook
+from ..structure import extract_structure
 from ..text import SourceText
 from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
 from .masking import Edit, MaskedSource, mask
@@ -107,10 +109,6 @@ def chunk_for_eval(
     """Batch analyzer (runs in a worker): find and mask the doc queries (and with
     ``uses`` find the definitions and the calls and type uses), then chunk the masked
     file under every setting."""
-    from ..api import parse
-    from ..parse import edited_notebook
-    from ..structure import extract_structure
-
     drafts: list[DocQueryDraft] = []
     edits: list[Edit] = []
     found_definitions: list[Definition] = []
@@ -505,7 +503,7 @@ def evaluate(
     if not 0 <= reference < len(settings):
         raise ValueError(f"reference must index one of the {len(settings)} settings, not {reference}")
     if retriever is None:
-        from .bm25 import BM25Retriever
+        from .bm25 import BM25Retriever  # on first need: importing bm25s takes a while
 
         retriever = BM25Retriever()
     started = time.perf_counter()
