@@ -29,18 +29,10 @@ from typing import NamedTuple
 
 from tree_sitter import Language, Node
 
+from .kinds import ATTACH_FORWARD, holds_body, is_comment
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .text import WHITESPACE, SourceText
-
-#: Node kinds that belong with the node after them (when no blank line separates them).
-ATTACH_FORWARD = frozenset(
-    {"decorator", "attribute_item", "attribute_list", "annotation", "marker_annotation", "attribute"}
-)
-
-#: Node kinds that hold a body of statements or members (opened rather than kept whole
-#: when closing tokens follow them), by the words in their names.
-_BODY_WORDS = ("body", "block", "_list", "statements")
 
 _LINE_ENDS = frozenset(b"\r\n")
 _WS_BYTES = frozenset(WHITESPACE)
@@ -396,7 +388,9 @@ def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, 
 
 
 def _is_body(node: Node) -> bool:
-    return node.child_count > 0 and any(word in node.type for word in _BODY_WORDS)
+    """A node holding a body of statements or members: opened rather than kept whole when
+    closing tokens follow it."""
+    return node.child_count > 0 and holds_body(node.type)
 
 
 def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence[Node]]:
@@ -563,7 +557,7 @@ def kind_flags(language: Language) -> bytes:
             name = language.node_kind_for_id(kind) or ""
             if not language.node_kind_is_named(kind):
                 table[kind] = _ANONYMOUS
-            elif "comment" in name:
+            elif is_comment(name):
                 table[kind] = _COMMENT
             elif name in ATTACH_FORWARD:
                 table[kind] = _ATTACHED
