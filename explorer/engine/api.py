@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from .cancel import Cancelled, ShouldStop
 from .chunker import Span, iter_spans
 from .context import ContextBuilder, NoContextBuilder, make_context_builder
 from .fit import Fitter
@@ -35,7 +36,7 @@ def iter_chunks(
     structure: Any = None,
     spans: Iterable[Span] | None = None,
     total: int | None = None,
-    is_cancelled: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> Iterator[Chunk]:
     """Chunks of an already parsed file, built lazily (``total=None`` gives ``total_chunks=-1``).
 
@@ -46,7 +47,7 @@ def iter_chunks(
     regions = RegionContextBuilder(parsed, options, parsed.path) if parsed.regions else None
     builder = regions or make_context_builder(parsed, options, parsed.path, structure)
     if options.fit_embedded or options.size_unit == "tokens":
-        yield from _fitted_chunks(parsed, options, builder, regions, is_cancelled)
+        yield from _fitted_chunks(parsed, options, builder, regions, should_stop)
         return
     make = _ChunkMaker(parsed, options, builder, None, regions)
     for index, span in enumerate(spans_of(parsed, options) if spans is None else spans):
@@ -60,7 +61,7 @@ def _fitted_chunks(
     options: ChunkOptions,
     builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
     regions: RegionContextBuilder | None,
-    is_cancelled: Callable[[], bool] | None,
+    should_stop: ShouldStop | None,
 ) -> list[Chunk]:
     fitter = Fitter(parsed, options, builder)
     while True:
@@ -73,8 +74,8 @@ def _fitted_chunks(
                 fitter.penalize(span.start, code_size, text)
                 break  # and chunk the file again, with less room on that line
             chunks.append(made)
-            if is_cancelled is not None and len(chunks) % CANCEL_CHECK_EVERY == 0 and is_cancelled():
-                raise ChunkingCancelled
+            if should_stop is not None and len(chunks) % CANCEL_CHECK_EVERY == 0 and should_stop():
+                raise Cancelled
         else:
             for made in chunks:
                 made.total_chunks = len(chunks)
@@ -196,11 +197,7 @@ def spans_of(
     return iter_spans(parsed, options, limits=limits)
 
 
-class ChunkingCancelled(Exception):
-    """Raised by :func:`chunk_parsed` when its ``is_cancelled`` check says to stop."""
-
-
-#: Spans (then chunks) made between two calls of an ``is_cancelled`` check (about 10 ms).
+#: Spans (then chunks) made between two calls of a ``should_stop`` check (about 10 ms).
 CANCEL_CHECK_EVERY = 1000
 
 #: Files from this size on are chunked with the cyclic GC paused (below, pausing costs more than it saves).
@@ -212,35 +209,35 @@ def chunk_parsed(
     options: ChunkOptions,
     *,
     structure: Any = None,
-    is_cancelled: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> list[Chunk]:
     """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing.
-    ``is_cancelled`` is asked every few milliseconds; when it says so, the work stops
-    with :class:`ChunkingCancelled` (a thread cannot be interrupted otherwise)."""
+    ``should_stop`` is asked every few milliseconds; when it says so, the work stops
+    with :class:`~explorer.engine.cancel.Cancelled` (a thread cannot be interrupted otherwise)."""
     # Millions of short-lived pieces on huge files: cyclic GC passes would only cost.
     paused = len(parsed.source.data) >= GC_PAUSE_BYTES and gc.isenabled()
     if paused:
         gc.disable()
     try:
         if options.fit_embedded or options.size_unit == "tokens":
-            return list(iter_chunks(parsed, options, structure=structure, is_cancelled=is_cancelled))
-        spans = _checked(spans_of(parsed, options), is_cancelled)
+            return list(iter_chunks(parsed, options, structure=structure, should_stop=should_stop))
+        spans = _checked(spans_of(parsed, options), should_stop)
         return _checked(
-            iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), is_cancelled
+            iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), should_stop
         )
     finally:
         if paused:
             gc.enable()
 
 
-def _checked(items: Iterable[_T], is_cancelled: Callable[[], bool] | None) -> list[_T]:
-    if is_cancelled is None:
+def _checked(items: Iterable[_T], should_stop: ShouldStop | None) -> list[_T]:
+    if should_stop is None:
         return list(items)
     out: list[_T] = []
     for item in items:
         out.append(item)
-        if len(out) % CANCEL_CHECK_EVERY == 0 and is_cancelled():
-            raise ChunkingCancelled
+        if len(out) % CANCEL_CHECK_EVERY == 0 and should_stop():
+            raise Cancelled
     return out
 
 

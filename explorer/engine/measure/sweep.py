@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import product
@@ -38,6 +38,7 @@ from typing import Any
 
 from ..batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
 from ..batch.skips import SkippedInput, SkipRecord, count_reasons
+from ..cancel import ShouldStop, stop_asked
 from ..options import ChunkOptions
 from .analyzers import FileSweep, analyze_settings
 from .per_setting import setting_label, varied_fields
@@ -198,7 +199,7 @@ def sweep(
     skipped: Iterable[SkipRecord] = (),
     jobs: int | None = None,
     on_progress: ProgressCallback | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
     embedding_dim: int = DEFAULT_EMBEDDING_DIM,
 ) -> SweepResult:
     """Measure every setting over ``files``.
@@ -233,7 +234,7 @@ def sweep(
     try:
         for item in stream:
             _collect(item, result, per_setting, text_bytes, chunk_seconds, too_big)
-            if should_stop is not None and should_stop():
+            if stop_asked(should_stop):
                 result.complete = False
                 break
     finally:

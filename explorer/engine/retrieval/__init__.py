@@ -8,10 +8,11 @@ with span relevance, bootstrap intervals and paired differences. See
 :mod:`.bm25` and :mod:`.embeddings` for the retrievers.
 """
 
+from ..cancel import Cancelled
 from .evaluate import Prepared, evaluate, evaluate_prepared, prepare, run_setting
 from .masking import Edit, MaskedSource, mask
 from .queries import Query, QueryFileError, QuerySpec, parse_query_lines
-from .ranking import Cancelled, Ranking, Retriever
+from .ranking import Ranking, Retriever
 from .relevance import HEADLINE_METRICS, METRIC_NAMES, is_hit, score_query
 from .results import (
     CHUNKING,

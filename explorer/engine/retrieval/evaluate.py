@@ -35,6 +35,7 @@ import numpy as np
 
 from ..api import parse
 from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
+from ..cancel import Cancelled, ShouldStop, stop_asked
 from ..measure.per_setting import chunk_settings
 from ..model import Chunk
 from ..options import ChunkOptions
@@ -54,7 +55,7 @@ from .queries import (
     query_key,
     unique_texts,
 )
-from .ranking import Cancelled, Retriever
+from .ranking import Retriever
 from .relevance import METRIC_NAMES, RANK_DEPTH, TOP, is_hit, score_query
 from .results import (
     CHUNKING,
@@ -204,7 +205,7 @@ def prepare(
     config: EvalConfig | None = None,
     jobs: int | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> Prepared:
     """Step 1: chunk every file under every setting (in parallel) and build the queries.
 
@@ -245,7 +246,7 @@ def prepare(
     try:
         for item in stream:
             _collect(item, contents, prepared)
-            if should_stop is not None and should_stop():
+            if stop_asked(should_stop):
                 prepared.complete = False
                 break
     finally:
@@ -373,10 +374,10 @@ def run_setting(
     *,
     config: EvalConfig | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> tuple[dict[str, np.ndarray], list[QueryOutcome], int, int, dict[str, int], dict[str, float]]:
     """Retrieve and score every query under setting ``index``: ``(per-query measures,
-    outcomes, chunks, depth, retriever notes, seconds)``. Raises :class:`Cancelled`."""
+    outcomes, chunks, depth, retriever notes, seconds)``. Raises :class:`~explorer.engine.cancel.Cancelled`."""
     config = config or EvalConfig()
     started = time.perf_counter()
     texts: list[str] = []
@@ -495,7 +496,7 @@ def evaluate(
     jobs: int | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
     on_setting: Callable[[SettingEval], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> EvalResult:
     """Evaluate every setting (see the module docstring). ``reference``: the index of
     the setting the others are compared with. ``retriever``: BM25 by default."""
@@ -522,7 +523,7 @@ def evaluate_prepared(
     reference: int = 0,
     on_progress: Callable[[EvalProgress], None] | None = None,
     on_setting: Callable[[SettingEval], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
     started: float | None = None,
 ) -> EvalResult:
     """Steps 2 and 3 over a :func:`prepare` result (e.g. to try another retriever)."""
@@ -546,7 +547,7 @@ def evaluate_prepared(
     reference_values: dict[str, np.ndarray] | None = None
     done: list[SettingEval] = []
     for index in order if result.complete else []:
-        if should_stop is not None and should_stop():
+        if stop_asked(should_stop):
             result.complete = False
             break
         try:
