@@ -113,7 +113,7 @@ def _definitions(name: str, data: bytes, options: ChunkOptions, chunks: list) ->
     if parsed.root is None or parsed.language is None:
         return 0, []
     fitter = Fitter(parsed, options, make_context_builder(parsed, options, parsed.path))
-    size = parsed.source.sizer("tokens", options.counter)
+    size = options.measure.sizer(parsed.source)
     starts = [c.byte_range.start for c in chunks]
     fits, splits = 0, []
     for start, end, _kind, _top in definition_spans(parsed.root, parsed.language, _captures(parsed.root, parsed.language)):

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from .cancel import Cancelled, ShouldStop
 from .chunker import Span, iter_spans
-from .context import ContextBuilder, NoContextBuilder, make_context_builder
+from .context import ContextBuilding, make_context_builder
 from .fit import Fitter
 from .languages import CONTAINERS, GRAMMARS, NOTEBOOK, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
@@ -17,7 +17,7 @@ from .options import ChunkOptions
 from .parse import ParsedFile, parse_source
 from .regions import RegionContextBuilder, region_spans
 from .structure import structure_level
-from .text import SourceText, last_lines, text_measure
+from .text import SourceText, last_lines
 
 _T = TypeVar("_T")
 
@@ -59,7 +59,7 @@ def iter_chunks(
 def _fitted_chunks(
     parsed: ParsedFile,
     options: ChunkOptions,
-    builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+    builder: ContextBuilding,
     regions: RegionContextBuilder | None,
     should_stop: ShouldStop | None,
 ) -> list[Chunk]:
@@ -91,7 +91,7 @@ class _ChunkMaker:
         self,
         parsed: ParsedFile,
         options: ChunkOptions,
-        builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+        builder: ContextBuilding,
         fitter: Fitter | None,
         regions: RegionContextBuilder | None = None,
     ):
@@ -100,12 +100,16 @@ class _ChunkMaker:
         self.overlap = options.overlap_lines if options.context_mode != "none" else 0
         self.strategy = "lines" if parsed.tree is None else "ast"
         self.fallback = parsed.fallback
-        self.unit = unit = options.size_unit
-        counter = options.counter
-        self.counter = counter
-        self.clean_joins = unit == "tokens" and counter is not None and counter.clean_joins
-        self.size, self.nws = src.sizer(unit, counter), src.sizer("nws")
-        self.measure = text_measure(unit, counter)
+        measure = options.measure
+        self.unit = measure.unit
+        self.size, self.nws, self.measure = measure.sizer(src), src.sizer("nws"), measure.text
+        #: Token counts of the chunks (with a tokenizer, in any unit).
+        self.counter = measure.counter
+        self.tokens = measure.tokens
+        #: The code's size is exact in every unit: in tokens, the sizer's count where counts
+        #: add up (see engine/sizing.py), else the count of the chunk's text.
+        self.count_text = measure.tokens and not measure.clean_joins
+        self.size_is_nws = measure.unit == "nws"
         self.max_size = options.max_size
         self.previous = ""
         self.byte_at = self.char_at = 0  # where the previous chunk ended, in bytes and code points
@@ -125,39 +129,29 @@ class _ChunkMaker:
         previous, overlap = self.previous, self.overlap
         overlap_text = last_lines(previous, overlap) if overlap and previous else ""
         context = self.builder.context_for(start, end)
-        unit, counter, fitter = self.unit, self.counter, self.fitter
-        size = self.nws(start, end) if unit == "nws" else -1
-        if unit == "tokens":
-            # Exact: the sizer's count where counts add up (see SourceText._token_sizer), else the text's.
-            size = self.size(start, end) if self.clean_joins else counter.count(text)  # type: ignore[union-attr]
-            if size > self.max_size:
-                return size, text
+        tokens, counter, fitter = self.tokens, self.counter, self.fitter
+        size = self.measure(text) if self.count_text else self.size(start, end)
+        if tokens and size > self.max_size:
+            return size, text  # token counts merge across lines: the chunker's estimate fell short
         if fitter is not None and fitter.embedded:
-            if unit == "tokens":
-                fitted = fitter.fit(context, text, overlap_text, size, code_exact=True)
-            else:
-                fitted = fitter.fit(context, text, overlap_text, size if size >= 0 else self.size(start, end))
+            fitted = fitter.fit(context, text, overlap_text, size, code_exact=tokens)
             if fitted is None:
-                return (size if size >= 0 else self.measure(text)), text
+                return size, text
             contextualized, embedded_size, overlap_text = fitted
         else:
             contextualized = self.builder.contextualize(context, text, overlap_text)
-            embedded_size = fitter.exact(contextualized, text, size) if fitter is not None else -1
-        if size < 0:
-            size = self.size(start, end)
-        if embedded_size < 0:
-            # The header and overlap come before the text: for the additive units, only
-            # they are left to measure (a tokens count is taken on the whole).
-            extra = len(contextualized) - len(text)
-            if unit == "tokens":
-                embedded_size = self.measure(contextualized)
+            if fitter is not None:
+                embedded_size = fitter.exact(contextualized, text, size)
             else:
+                # The header and overlap come before the text, and the unit is additive
+                # (tokens always have a fitter): only they are left to measure.
+                extra = len(contextualized) - len(text)
                 embedded_size = size + (self.measure(contextualized[:extra]) if extra else 0)
-        nws_size = size if unit == "nws" else self.nws(start, end)
-        tokens = embedded_tokens = None
+        nws_size = size if self.size_is_nws else self.nws(start, end)
+        token_count = embedded_tokens = None
         if counter is not None:
-            tokens = size if unit == "tokens" else counter.count(text)
-            embedded_tokens = embedded_size if unit == "tokens" else counter.count(contextualized)
+            token_count = size if tokens else counter.count(text)
+            embedded_tokens = embedded_size if tokens else counter.count(contextualized)
         first_line, last_line = src.line_range(start, end)
         self.previous, self.byte_at, self.char_at = text, end, char_end
         strategy, fallback = self.strategy, self.fallback
@@ -170,7 +164,7 @@ class _ChunkMaker:
             char_range=Range(char_start, char_end),
             line_range=Range(first_line, last_line),
             size=size,
-            size_unit=unit,
+            size_unit=self.unit,
             nws=nws_size,
             index=index,
             total_chunks=-1 if total is None else total,
@@ -182,7 +176,7 @@ class _ChunkMaker:
             overlap_text=overlap_text,
             embedded_size=embedded_size,
             tokenizer=counter.name if counter is not None else None,
-            tokens=tokens,
+            tokens=token_count,
             embedded_tokens=embedded_tokens,
         )
 

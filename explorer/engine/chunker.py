@@ -87,7 +87,8 @@ def iter_spans(
     low, high = bounds if bounds is not None else (0, len(src.data))
     if src.nws(low, high) == 0:
         return
-    size, limit = src.sizer(options.size_unit, options.counter), options.max_size
+    measure = options.measure
+    size, limit = measure.sizer(src), options.max_size
     max_size = limit
     limit_at: Callable[[int], int] = limits if limits is not None else (lambda _start: max_size)
     root = parsed.root
@@ -101,7 +102,7 @@ def iter_spans(
     # The window's last piece that starts a line (only one can share the closing
     # piece's line start, and it is the last one): its start and cut.
     line_piece_start, line_piece_cut = -1, CLEAN
-    additive = src.additive(options.size_unit)
+    additive = measure.additive
     win_size = 0  # the window's size, kept up to date in additive units
     while stack:
         piece = pop()

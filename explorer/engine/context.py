@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Any
+from typing import Any, Protocol
 
 from .options import ChunkOptions
 from .parse import ParsedFile
@@ -94,6 +94,20 @@ MAX_USES = 10
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
+
+
+class ContextBuilding(Protocol):
+    """What the chunk maker and the fitter (engine/fit.py) ask of a file's context builder:
+    :class:`ContextBuilder`, :class:`NoContextBuilder`, or a container's
+    :class:`~explorer.engine.regions.RegionContextBuilder`."""
+
+    def context_for(self, start: int, end: int) -> dict[str, Any]: ...
+
+    def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str: ...
+
+    def compose(self, header: list[str], overlap_text: str, text: str) -> str: ...
+
+    def header_parts(self, context: dict[str, Any]) -> list[tuple[str, str]]: ...
 
 
 def short_path(filepath: str) -> str:

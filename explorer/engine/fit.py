@@ -26,16 +26,12 @@ With ``fit="text"`` in the tokens unit, the same exact check binds the chunk's `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .context import MAX_SCOPE, ContextBuilder, NoContextBuilder
+from .context import MAX_SCOPE, ContextBuilder, ContextBuilding
 from .options import ChunkOptions
 from .parse import ParsedFile
-from .text import text_measure
 from .tokens import starts_clean
-
-if TYPE_CHECKING:
-    from .regions import RegionContextBuilder
 
 #: The order in which the header's parts give way to the code (first leaves first).
 GIVE_WAY = ("siblings_after", "siblings_before", "uses", "defines", "overlap", "scope", "path")
@@ -49,7 +45,7 @@ class Fitter:
 
     def __init__(
         self, parsed: ParsedFile, options: ChunkOptions,
-        builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+        builder: ContextBuilding,
     ):
         self.src = parsed.source
         self.options = options
@@ -57,14 +53,13 @@ class Fitter:
         self.max_size = options.max_size
         self.unit = options.size_unit
         self.embedded = options.fit_embedded
-        counter = options.counter if self.unit == "tokens" else None
-        self.measure = text_measure(self.unit, counter)
+        measure = options.measure
+        self.measure = measure.text
         #: Whether a header counts on its own (its text's count added): see :meth:`exact`.
-        self._clean_joins = counter is not None and counter.clean_joins
-        self._count = counter.count if counter is not None else self.measure
+        self._clean_joins = measure.clean_joins
         #: Tokens a Hugging Face tokenizer adds around every input; pieces are counted without.
-        self.special = counter.special if counter is not None else 0
-        self._piece_measure = counter.count_piece if counter is not None else self.measure
+        self.special = measure.special
+        self._piece_measure = measure.piece
         self._pieces: dict[str, int] = {}
         self.overlap_lines = options.overlap_lines if options.context_mode != "none" else 0
         self._limits: dict[int, int] = {}
@@ -120,7 +115,7 @@ class Fitter:
         if text_size is not None and len(embedded) == len(text):
             return text_size
         if text_size is not None and self._clean_joins and starts_clean(text):
-            return self._count(embedded[: len(embedded) - len(text)]) + text_size
+            return self.measure(embedded[: len(embedded) - len(text)]) + text_size
         return self.measure(embedded)
 
     def fit(

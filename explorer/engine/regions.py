@@ -38,7 +38,7 @@ def region_spans(
     """The spans of a container file (see the module doc); they tile it exactly. ``limits``:
     the room left for code by a chunk's header, by where it starts (see engine/fit.py)."""
     src = parsed.source
-    size, max_size = src.sizer(options.size_unit, options.counter), options.max_size
+    size, max_size = options.measure.sizer(src), options.max_size
     limit_at: Callable[[int], int] = limits if limits is not None else (lambda _start: max_size)
     groups: list[list[list[Any]]] = []  # per cell (one group outside notebooks): [start, end, cut, cut, whole]
     group_key: object = object()

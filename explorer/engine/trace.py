@@ -95,7 +95,7 @@ class _Narrator:
     def __init__(self, parsed: ParsedFile, options: ChunkOptions):
         self.parsed = parsed
         self.src = parsed.source
-        self.size = self.src.sizer(options.size_unit, options.counter)
+        self.size = options.measure.sizer(self.src)
         self.unit = options.size_unit
         self.limit = options.max_size
         self.pending: list[TraceStep] = []

@@ -91,8 +91,7 @@ def analyze_settings(
         tree = made.tree
         if tree.root is not None and tree.language is not None and made.options.language not in found_definitions:
             found_definitions[made.options.language] = definition_spans(tree.root, tree.language)
-        cut, total = cut_too_big(tree, made.chunks, made.options.size_unit, made.options.max_size,
-                                 found_definitions.get(made.options.language))
+        cut, total = cut_too_big(tree, made.chunks, made.options, found_definitions.get(made.options.language))
         result.cut_too_big.append(cut)
         result.definitions.append(total)
         result.contextualized_bytes.append(

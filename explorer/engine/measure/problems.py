@@ -38,6 +38,7 @@ from tree_sitter import Node
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
+from ..sizing import Measure
 from ..text import SourceText
 from .quality import TINY_NWS, FileMetrics, Holders, definition_spans
 
@@ -154,7 +155,7 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
         definitions = definition_spans(root, parsed.language)
         found.definitions = len(definitions)
         holders = Holders(spans)
-        for start, end, kind, size, pieces in definitions_not_held(src, definitions, spans, unit):
+        for start, end, kind, size, pieces in definitions_not_held(src, definitions, spans, options.measure):
             where = max(0, holders.last_start(start))
             if size > limit:
                 detail = f"{kind} of {size:,} {unit} > {limit:,}, in {pieces} chunks"
@@ -173,26 +174,28 @@ def embedded_size(chunk: Chunk) -> int:
 
 
 def definitions_not_held(
-    src: SourceText, definitions: Sequence[tuple[int, int, str, bool]], spans: Sequence[tuple[int, int]], unit: str,
+    src: SourceText, definitions: Sequence[tuple[int, int, str, bool]], spans: Sequence[tuple[int, int]],
+    measure: Measure,
 ) -> list[tuple[int, int, str, int, int]]:
     """``(start, end, kind, size, pieces)`` of the definitions no single chunk (byte
     range in ``spans``) contains; ``pieces``: the chunks they touch."""
     holders = Holders(spans)
+    size = measure.sizer(src)
     found = []
     for start, end, kind, _top in definitions:
         if holders.holds(start, end):
             continue
         pieces = holders.last_start(max(start, end - 1)) - max(0, holders.last_start(start))
-        found.append((start, end, kind, src.measure(unit, start, end), max(1, pieces + 1)))
+        found.append((start, end, kind, size(start, end), max(1, pieces + 1)))
     return found
 
 
 def cut_too_big(
-    parsed: ParsedFile, chunks: Sequence[Chunk], unit: str, max_size: int,
+    parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOptions,
     definitions: Sequence[tuple[int, int, str, bool]] | None = None,
 ) -> tuple[int, int]:
     """``(definitions cut because they are larger than max_size, all definitions)`` of a
-    chunked file; (0, 0) without a tree. ``definitions``: the file's
+    file chunked with ``options``; (0, 0) without a tree. ``definitions``: the file's
     :func:`.quality.definition_spans`, when already known (a sweep finds them once per file)."""
     root = parsed.root
     if root is None or parsed.language is None:
@@ -200,7 +203,8 @@ def cut_too_big(
     if definitions is None:
         definitions = definition_spans(root, parsed.language)
     spans = [(c.byte_range.start, c.byte_range.end) for c in chunks]
-    cut = sum(1 for *_, size, _ in definitions_not_held(parsed.source, definitions, spans, unit) if size > max_size)
+    held_not = definitions_not_held(parsed.source, definitions, spans, options.measure)
+    cut = sum(1 for *_, size, _ in held_not if size > options.max_size)
     return cut, len(definitions)
 
 

@@ -55,7 +55,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -63,10 +63,8 @@ from ..kinds import ATTACH_FORWARD, NEEDS_BODY, WRAPPER_KINDS, comment_kinds, de
 from ..languages import get_language
 from ..options import ChunkOptions
 from ..parse import ParsedFile
+from ..sizing import Measure, SizeUnit, measure_for
 from ..text import WHITESPACE, SourceText
-
-if TYPE_CHECKING:
-    from ..tokens import TokenCounter
 
 #: Chunks with fewer non-whitespace characters than this are fragments ("tiny").
 TINY_NWS = 50
@@ -183,7 +181,7 @@ def measure_file(
     options: ChunkOptions | None = None,
     *,
     max_size: int | None = None,
-    size_unit: str | None = None,
+    size_unit: SizeUnit | None = None,
     seconds: Mapping[str, float] | None = None,
 ) -> FileMetrics:
     """All per-file measures. ``chunks``: ``Chunk`` objects or ``(start, end[, text])`` byte ranges.
@@ -194,10 +192,11 @@ def measure_file(
     the baseline's chunks, so its cuts are classified too."""
     options = options or ChunkOptions()
     max_size = options.max_size if max_size is None else max_size
-    unit = options.size_unit if size_unit is None else size_unit
+    measure = options.measure if size_unit is None else measure_for(size_unit, options.tokenizer)
+    unit = measure.unit
     src = parsed.source
     spans = sorted(_as_spans(chunks, src), key=lambda s: (s[0], s[1]))
-    counter = options.counter if unit == "tokens" else None
+    size = measure.sizer(src)
     metrics = FileMetrics(
         path=parsed.path,
         language=parsed.language,
@@ -207,7 +206,7 @@ def measure_file(
         nws=src.nws(),
         has_tree=parsed.tree is not None or bool(parsed.regions),
         # In tokens, each chunk's text is counted exactly (range sizes in tokens are estimates).
-        sizes=[counter.count(t) for _, _, t in spans] if counter else [src.measure(unit, s, e) for s, e, _ in spans],
+        sizes=[measure.text(t) for _, _, t in spans] if measure.tokens else [size(s, e) for s, e, _ in spans],
         chunk_nws=[src.nws(s, e) for s, e, _ in spans],
         exact=_is_exact(src, spans),
         nws_covered=_covered_nws(src, spans),
@@ -216,10 +215,10 @@ def measure_file(
     )
     root = parsed.root
     if parsed.regions and spans:
-        _measure_regions(metrics, parsed, spans, max_size, unit, counter)
+        _measure_regions(metrics, parsed, spans, max_size, measure)
     elif root is not None and spans:
-        metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, unit=unit, counter=counter)
-        _measure_definitions(metrics, parsed, root, spans, counter)
+        metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, measure=measure)
+        _measure_definitions(metrics, parsed, root, spans, measure)
     return metrics
 
 
@@ -237,8 +236,7 @@ REGION_BOUNDARY = "(region boundary)"
 
 
 def _measure_regions(
-    metrics: FileMetrics, parsed: ParsedFile, spans: list[tuple[int, int, str]], max_size: int, unit: str,
-    counter: TokenCounter | None = None,
+    metrics: FileMetrics, parsed: ParsedFile, spans: list[tuple[int, int, str]], max_size: int, measure: Measure,
 ) -> None:
     """A container file: each cut judged against the tree of the region it falls in (a cut
     where a region starts is a clean ``stmt`` cut), each region's definitions as a file's."""
@@ -255,10 +253,10 @@ def _measure_regions(
             continue
         region = regions[bisect_right(starts, c) - 1]
         if region.parsed.root is not None:
-            metrics.cuts.append(classify_cut(src, region.parsed.root, c, max_size=max_size, unit=unit, counter=counter))
+            metrics.cuts.append(classify_cut(src, region.parsed.root, c, max_size=max_size, measure=measure))
     for region in regions:
         if region.parsed.root is not None:
-            _measure_definitions(metrics, region.parsed, region.parsed.root, spans, counter)
+            _measure_definitions(metrics, region.parsed, region.parsed.root, spans, measure)
 
 
 def _as_spans(chunks: Sequence[Any], src: SourceText) -> list[tuple[int, int, str]]:
@@ -332,14 +330,17 @@ def _parent_and_next(root: Node, c: int) -> tuple[Node, Node | None]:
 
 
 def classify_cut(
-    src: SourceText, root: Node, c: int, *, max_size: int = 0, unit: str = "nws", counter: TokenCounter | None = None
+    src: SourceText, root: Node, c: int, *, max_size: int = 0, measure: Measure | None = None
 ) -> Cut:
-    """Classify one cut offset (already moved past whitespace) against the tree."""
+    """Classify one cut offset (already moved past whitespace) against the tree; a token cut
+    is ``oversized_token`` when its node measures over ``max_size`` (``measure``: nws if not
+    given)."""
     parent, nxt = _parent_and_next(root, c)
     line = src.line_of(c)
     midline = bool(src.data[src.line_start(line) : c].translate(None, WHITESPACE))
     if nxt is None or nxt.start_byte != c:
-        oversized = max_size > 0 and src.measure(unit, parent.start_byte, parent.end_byte, counter) > max_size
+        sized = measure or measure_for("nws", None)
+        oversized = max_size > 0 and sized.size(src, parent.start_byte, parent.end_byte) > max_size
         after = nxt.type if nxt is not None else None
         return Cut(c, line, "token", midline, parent.type, None, after, oversized)
     before = nxt.prev_named_sibling
@@ -357,10 +358,9 @@ def classify_cuts(
     spans: Iterable[tuple[Any, ...]],
     *,
     max_size: int = 0,
-    unit: str = "nws",
-    counter: TokenCounter | None = None,
+    measure: Measure | None = None,
 ) -> list[Cut]:
-    return [classify_cut(src, root, c, max_size=max_size, unit=unit, counter=counter) for c in cut_offsets(src.data, spans)]
+    return [classify_cut(src, root, c, max_size=max_size, measure=measure) for c in cut_offsets(src.data, spans)]
 
 
 # -- definitions and their comments ----------------------------------------------------
@@ -468,9 +468,10 @@ def _measure_definitions(
     parsed: ParsedFile,
     root: Node,
     spans: list[tuple[int, int, str]],
-    counter: TokenCounter | None = None,
+    measure: Measure,
 ) -> None:
-    src, unit, limit = parsed.source, metrics.size_unit, metrics.max_size
+    src, limit = parsed.source, metrics.max_size
+    size_of = measure.sizer(src)
     held = Holders(spans).holds
 
     language = parsed.language
@@ -480,7 +481,7 @@ def _measure_definitions(
     comments = comment_spans(root, language, src.data, captures)
     comment_ends = [e for _, e in comments]
     for start, end, kind, top in definition_spans(root, language, captures):
-        size = src.measure(unit, start, end, counter)
+        size = size_of(start, end)
         if size <= limit:
             split = not held(start, end)
             metrics.any_fit += 1
@@ -492,7 +493,7 @@ def _measure_definitions(
                 metrics.splits.append(SplitDefinition("top" if top else "nested", kind, start, end, src.line_of(start), size))
         doc = doc_block_start(comments, comment_ends, src.data, start)
         if doc is not None:
-            size = src.measure(unit, doc, end, counter)
+            size = size_of(doc, end)
             if size <= limit:
                 split = not held(doc, end)
                 metrics.doc_fit += 1

@@ -247,7 +247,7 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
         source = self.query_one(TraceSourceView)
         source.show_document(Document(run.file, run.chunking_at(0), message.generation))
         options = run.options
-        self.query_one(AstTree).show_file(run.file.parsed, options.max_size, options.size_unit)
+        self.query_one(AstTree).show_file(run.file.parsed, options.max_size, options.measure)
         parsed = run.file.parsed
         mode = f"line-based ({parsed.fallback})" if parsed.fallback else "AST"
         source.border_subtitle = (
