@@ -84,7 +84,7 @@ def main() -> int:
                     over += 1
                     print(f"  OVER {item['file']} chunk {c.index}: {n} tokens (reported {c.embedded_size})")
                 with_path += c.contextualized_text.startswith(("#", "//", "/*", "--", ";", "%", "<!--"))
-                if c.context.get("scope"):
+                if c.context.scope:
                     scope_wanted += 1
                     with_scope += "Scope: " in c.contextualized_text.split("\n", 3)[1] if "\n" in c.contextualized_text else 0
                 if c.index > 0:

@@ -13,10 +13,10 @@ from .context import ContextBuilding, make_context_builder
 from .fit import Fitter
 from .languages import CONTAINERS, GRAMMARS, NOTEBOOK, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
-from .options import ChunkOptions
+from .options import ChunkOptions, Strategy
 from .parse import ParsedFile, parse_source
 from .regions import RegionContextBuilder, region_spans
-from .structure import structure_level
+from .structure import FileStructure, structure_level
 from .text import SourceText, last_lines
 
 _T = TypeVar("_T")
@@ -33,7 +33,7 @@ def iter_chunks(
     parsed: ParsedFile,
     options: ChunkOptions,
     *,
-    structure: Any = None,
+    structure: FileStructure | None = None,
     spans: Iterable[Span] | None = None,
     total: int | None = None,
     should_stop: ShouldStop | None = None,
@@ -98,7 +98,7 @@ class _ChunkMaker:
         src = parsed.source
         self.src, self.builder, self.fitter, self.regions = src, builder, fitter, regions
         self.overlap = options.overlap_lines if options.context_mode != "none" else 0
-        self.strategy = "lines" if parsed.tree is None else "ast"
+        self.strategy: Strategy = "lines" if parsed.tree is None else "ast"
         self.fallback = parsed.fallback
         measure = options.measure
         self.unit = measure.unit
@@ -202,7 +202,7 @@ def chunk_parsed(
     parsed: ParsedFile,
     options: ChunkOptions,
     *,
-    structure: Any = None,
+    structure: FileStructure | None = None,
     should_stop: ShouldStop | None = None,
 ) -> list[Chunk]:
     """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing.

@@ -26,9 +26,8 @@ With ``fit="text"`` in the tokens unit, the same exact check binds the chunk's `
 
 from __future__ import annotations
 
-from typing import Any
-
 from .context import MAX_SCOPE, ContextBuilder, ContextBuilding
+from .model import ChunkContext
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .tokens import starts_clean
@@ -85,7 +84,7 @@ class Fitter:
         src = self.src
         start = src.line_start(line)
         scope, _ = builder.structure.scope.around(start, start + 1, MAX_SCOPE)
-        context: dict[str, Any] = {"filepath": builder.filepath, "scope": [{"name": e.name} for e in scope]}
+        context = ChunkContext(builder.filepath, None, True, tuple(builder.scope_entry(e) for e in scope))
         header = builder.header_lines(context)
         overlap = ""
         if self.overlap_lines and line > 0:
@@ -119,7 +118,7 @@ class Fitter:
         return self.measure(embedded)
 
     def fit(
-        self, context: dict[str, Any], text: str, overlap_text: str, code_size: int, code_exact: bool = False
+        self, context: ChunkContext, text: str, overlap_text: str, code_size: int, code_exact: bool = False
     ) -> tuple[str, int, str] | None:
         """``(contextualized_text, its exact size, the overlap kept)`` within ``max_size``,
         header parts left out in the order of :data:`GIVE_WAY`; None when even the code

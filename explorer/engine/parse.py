@@ -71,7 +71,7 @@ class ParsedFile:
         return self.tree.root_node if self.tree is not None else None
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Region:
     """One part of a container file: bytes ``[start, end)``, parsed alone (``parsed`` shares
     the file's source; its tree's offsets are the file's). ``embedded``: code of another
@@ -84,7 +84,6 @@ class Region:
     label: str
     cell: int | None = None
     note: str | None = None
-    structure: Any = None  # the region's FileStructure, kept once extracted
 
     @property
     def language(self) -> str | None:

@@ -368,8 +368,8 @@ def test_typescript_imports():
     flags = [(e.is_default, e.is_namespace, e.is_side_effect) for e in structure.imports]
     assert flags == [(False, False, False)] * 2 + [(True, False, False), (False, True, False),
                                                      (False, False, False), (False, False, True)]
-    assert structure.imports[2].import_info() == {"name": "React", "source": "react", "isDefault": True}
-    assert structure.imports[3].import_info() == {"name": "path", "source": "path", "isNamespace": True}
+    assert structure.imports[2].import_entry().to_dict() == {"name": "React", "source": "react", "isDefault": True}
+    assert structure.imports[3].import_entry().to_dict() == {"name": "path", "source": "path", "isNamespace": True}
 
 
 def test_import_counts():

@@ -367,6 +367,20 @@ def _add_query(prepared: Prepared, file: int, start: int, end: int, text: str, n
 
 
 # -- step 2: one setting -------------------------------------------------------------------
+@dataclass(slots=True)
+class SettingRun:
+    """One setting's queries retrieved and scored: each measure per query, each query's
+    outcome, the chunks searched, how deep queries were ranked, the retriever's notes
+    and the seconds spent retrieving and scoring."""
+
+    per_query: dict[str, np.ndarray]
+    outcomes: list[QueryOutcome]
+    chunks: int
+    depth: int
+    notes: dict[str, int]
+    seconds: dict[str, float]
+
+
 def run_setting(
     prepared: Prepared,
     index: int,
@@ -375,9 +389,9 @@ def run_setting(
     config: EvalConfig | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
     should_stop: ShouldStop | None = None,
-) -> tuple[dict[str, np.ndarray], list[QueryOutcome], int, int, dict[str, int], dict[str, float]]:
-    """Retrieve and score every query under setting ``index``: ``(per-query measures,
-    outcomes, chunks, depth, retriever notes, seconds)``. Raises :class:`~explorer.engine.cancel.Cancelled`."""
+) -> SettingRun:
+    """Retrieve and score every query under setting ``index``. Raises
+    :class:`~explorer.engine.cancel.Cancelled` when ``should_stop`` says so."""
     config = config or EvalConfig()
     started = time.perf_counter()
     texts: list[str] = []
@@ -435,7 +449,7 @@ def run_setting(
         if on_progress is not None and (q + 1) % 200 == 0:
             on_progress(EvalProgress(SCORING, q + 1, len(prepared.targets), setting=index))
     seconds = {"retrieve": retrieved - started, "score": time.perf_counter() - retrieved}
-    return per_query, outcomes, len(texts), depth, ranking.notes, seconds
+    return SettingRun(per_query, outcomes, len(texts), depth, ranking.notes, seconds)
 
 
 def _depth(sizes: list[int], budget: int) -> int:
@@ -551,18 +565,18 @@ def evaluate_prepared(
             result.complete = False
             break
         try:
-            per_query, outcomes, chunks, depth, notes, seconds = run_setting(
-                prepared, index, retriever, config=config, on_progress=on_progress, should_stop=should_stop)
+            run = run_setting(prepared, index, retriever, config=config, on_progress=on_progress,
+                              should_stop=should_stop)
         except Cancelled:
             result.complete = False
             break
         if reference_values is None:
-            reference_values = per_query
+            reference_values = run.per_query
         setting = SettingEval(
-            index, prepared.settings[index], chunks,
-            {name: bootstrap.estimate(values) for name, values in per_query.items()},
-            {name: bootstrap.paired(values, reference_values[name]) for name, values in per_query.items()},
-            per_query, outcomes, depth, notes, seconds,
+            index, prepared.settings[index], run.chunks,
+            {name: bootstrap.estimate(values) for name, values in run.per_query.items()},
+            {name: bootstrap.paired(values, reference_values[name]) for name, values in run.per_query.items()},
+            run.per_query, run.outcomes, run.depth, run.notes, run.seconds,
         )
         done.append(setting)
         if on_setting is not None:
