@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .chunker import Span, iter_spans
-from .context import ContextBuilder, NoContextBuilder, make_context_builder
+from .context import ContextBuilding, make_context_builder
 from .model import CellEntry, ChunkContext, EntityEntry, ImportEntry, ParseErrorEntry, Range, RegionEntry
 from .options import ChunkOptions, Strategy
 from .parse import ParsedFile, Region
@@ -93,11 +93,11 @@ class RegionContextBuilder:
         self.filepath = filepath
         self.regions = parsed.regions
         self._starts = [region.start for region in self.regions]
-        self._builders: dict[int, ContextBuilder | NoContextBuilder] = {}
-        self._current: ContextBuilder | NoContextBuilder | None = None
+        self._builders: dict[int, ContextBuilding] = {}
+        self._current: ContextBuilding | None = None
         self._cell_starts = [cell.start for cell in parsed.cells]
 
-    def builder(self, region: Region) -> ContextBuilder | NoContextBuilder:
+    def builder(self, region: Region) -> ContextBuilding:
         key = id(region)
         found = self._builders.get(key)
         if found is None:
@@ -186,7 +186,7 @@ class RegionContextBuilder:
             ))
         return tuple(out)
 
-    def _last(self) -> ContextBuilder | NoContextBuilder:
+    def _last(self) -> ContextBuilding:
         return self._current if self._current is not None else self.builder(self.regions[0])
 
     def contextualize(self, context: ChunkContext, text: str, overlap_text: str) -> str:
