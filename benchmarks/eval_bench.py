@@ -105,7 +105,7 @@ def main() -> None:
     files = stdlib_sample(args.root, args.files)
     size = sum(len(d) for _, d in files)
     grid = [
-        ChunkOptions(max_size=m, strategy=s, context_mode=c)
+        ChunkOptions.build(max_size=m, strategy=s, context_mode=c)
         for m in (500, 1000, 2000) for s, c in (("ast", "full"), ("ast", "none"))
     ]
     started = time.perf_counter()

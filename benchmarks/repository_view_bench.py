@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from explorer.engine.batch import BatchFile, chunk_batch_stream
-from explorer.engine.measure.problems import analyze_problems
+from explorer.engine.measure.analyzers import analyze_problems
 from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
 from explorer.tui.repository.screen import RepositoryScreen

@@ -84,7 +84,7 @@ def main() -> int:
                     over += 1
                     print(f"  OVER {item['file']} chunk {c.index}: {n} tokens (reported {c.embedded_size})")
                 with_path += c.contextualized_text.startswith(("#", "//", "/*", "--", ";", "%", "<!--"))
-                if c.context.get("scope"):
+                if c.context.scope:
                     scope_wanted += 1
                     with_scope += "Scope: " in c.contextualized_text.split("\n", 3)[1] if "\n" in c.contextualized_text else 0
                 if c.index > 0:
@@ -113,7 +113,7 @@ def _definitions(name: str, data: bytes, options: ChunkOptions, chunks: list) ->
     if parsed.root is None or parsed.language is None:
         return 0, []
     fitter = Fitter(parsed, options, make_context_builder(parsed, options, parsed.path))
-    size = parsed.source.sizer("tokens", options.counter)
+    size = options.measure.sizer(parsed.source)
     starts = [c.byte_range.start for c in chunks]
     fits, splits = 0, []
     for start, end, _kind, _top in definition_spans(parsed.root, parsed.language, _captures(parsed.root, parsed.language)):

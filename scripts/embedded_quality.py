@@ -119,16 +119,15 @@ def _cells_ok(parsed: ParsedFile, chunks: list[Chunk]) -> bool:
     sources = {cell.index: parsed.source.text[cell.char_start : cell.char_end] for cell in parsed.cells}
     rebuilt: dict[int, str] = defaultdict(str)
     for chunk in chunks:
-        for part in chunk.context["cells"]:
-            text = sources[part["index"]][part["charRange"]["start"] : part["charRange"]["end"]]
+        for part in chunk.context.cells or ():
+            text = sources[part.index][part.char_range.start : part.char_range.end]
             if text not in chunk.text:
                 return False
-            start = part["charRange"]["start"]
-            before = sources[part["index"]][:start]
+            before = sources[part.index][: part.char_range.start]
             first = len(_BREAK.findall(before))
-            if part["lineRange"] != {"start": first, "end": first + _breaks_inside(text)}:
+            if (part.line_range.start, part.line_range.end) != (first, first + _breaks_inside(text)):
                 return False
-            rebuilt[part["index"]] += text
+            rebuilt[part.index] += text
     return all(rebuilt.get(i, "") == source for i, source in sources.items())
 
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ..display import format_num, format_pct, plural
 from ..engine.batch import BatchFile, chunk_batch_stream
 from ..engine.batch.tally import RunTally
-from ..engine.measure.problems import analyze_quality, file_record
+from ..engine.measure.analyzers import analyze_quality
+from ..engine.measure.problems import file_record
 from ..engine.measure.quality import GroupSummary, Summary, summarize
 from ..workspace.export import json_header
 from . import options as cli_options

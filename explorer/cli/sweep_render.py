@@ -61,7 +61,7 @@ def print_table(console: Console, result: SweepResult, current: int | None,
     from rich.table import Table
     from rich.text import Text
 
-    unit = result.settings[0].options.size_unit if "size_unit" not in result.varied else "unit"
+    unit: str = result.settings[0].options.size_unit if "size_unit" not in result.varied else "unit"
     tokenizer = result.settings[0].options.tokenizer if result.settings else None
     if tokenizer:
         unit += f", tokens counted with {tokenizer}"

@@ -7,15 +7,17 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from .cancel import Cancelled, ShouldStop
 from .chunker import Span, iter_spans
-from .context import ContextBuilder, NoContextBuilder, make_context_builder
+from .context import ContextBuilding, make_context_builder
 from .fit import Fitter
 from .languages import CONTAINERS, GRAMMARS, NOTEBOOK, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
-from .options import ChunkOptions
+from .options import ChunkOptions, Strategy
 from .parse import ParsedFile, parse_source
 from .regions import RegionContextBuilder, region_spans
-from .text import SourceText, last_lines, text_measure
+from .structure import FileStructure, structure_level
+from .text import SourceText, last_lines
 
 _T = TypeVar("_T")
 
@@ -31,10 +33,10 @@ def iter_chunks(
     parsed: ParsedFile,
     options: ChunkOptions,
     *,
-    structure: Any = None,
+    structure: FileStructure | None = None,
     spans: Iterable[Span] | None = None,
     total: int | None = None,
-    is_cancelled: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> Iterator[Chunk]:
     """Chunks of an already parsed file, built lazily (``total=None`` gives ``total_chunks=-1``).
 
@@ -45,7 +47,7 @@ def iter_chunks(
     regions = RegionContextBuilder(parsed, options, parsed.path) if parsed.regions else None
     builder = regions or make_context_builder(parsed, options, parsed.path, structure)
     if options.fit_embedded or options.size_unit == "tokens":
-        yield from _fitted_chunks(parsed, options, builder, regions, is_cancelled)
+        yield from _fitted_chunks(parsed, options, builder, regions, should_stop)
         return
     make = _ChunkMaker(parsed, options, builder, None, regions)
     for index, span in enumerate(spans_of(parsed, options) if spans is None else spans):
@@ -57,9 +59,9 @@ def iter_chunks(
 def _fitted_chunks(
     parsed: ParsedFile,
     options: ChunkOptions,
-    builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+    builder: ContextBuilding,
     regions: RegionContextBuilder | None,
-    is_cancelled: Callable[[], bool] | None,
+    should_stop: ShouldStop | None,
 ) -> list[Chunk]:
     fitter = Fitter(parsed, options, builder)
     while True:
@@ -72,8 +74,8 @@ def _fitted_chunks(
                 fitter.penalize(span.start, code_size, text)
                 break  # and chunk the file again, with less room on that line
             chunks.append(made)
-            if is_cancelled is not None and len(chunks) % CANCEL_CHECK_EVERY == 0 and is_cancelled():
-                raise ChunkingCancelled
+            if should_stop is not None and len(chunks) % CANCEL_CHECK_EVERY == 0 and should_stop():
+                raise Cancelled
         else:
             for made in chunks:
                 made.total_chunks = len(chunks)
@@ -89,21 +91,25 @@ class _ChunkMaker:
         self,
         parsed: ParsedFile,
         options: ChunkOptions,
-        builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+        builder: ContextBuilding,
         fitter: Fitter | None,
         regions: RegionContextBuilder | None = None,
     ):
         src = parsed.source
         self.src, self.builder, self.fitter, self.regions = src, builder, fitter, regions
         self.overlap = options.overlap_lines if options.context_mode != "none" else 0
-        self.strategy = "lines" if parsed.tree is None else "ast"
+        self.strategy: Strategy = "lines" if parsed.tree is None else "ast"
         self.fallback = parsed.fallback
-        self.unit = unit = options.size_unit
-        counter = options.counter
-        self.counter = counter
-        self.clean_joins = unit == "tokens" and counter is not None and counter.clean_joins
-        self.size, self.nws = src.sizer(unit, counter), src.sizer("nws")
-        self.measure = text_measure(unit, counter)
+        measure = options.measure
+        self.unit = measure.unit
+        self.size, self.nws, self.measure = measure.sizer(src), src.sizer("nws"), measure.text
+        #: Token counts of the chunks (with a tokenizer, in any unit).
+        self.counter = measure.counter
+        self.tokens = measure.tokens
+        #: The code's size is exact in every unit: in tokens, the sizer's count where counts
+        #: add up (see engine/sizing.py), else the count of the chunk's text.
+        self.count_text = measure.tokens and not measure.clean_joins
+        self.size_is_nws = measure.unit == "nws"
         self.max_size = options.max_size
         self.previous = ""
         self.byte_at = self.char_at = 0  # where the previous chunk ended, in bytes and code points
@@ -123,39 +129,29 @@ class _ChunkMaker:
         previous, overlap = self.previous, self.overlap
         overlap_text = last_lines(previous, overlap) if overlap and previous else ""
         context = self.builder.context_for(start, end)
-        unit, counter, fitter = self.unit, self.counter, self.fitter
-        size = self.nws(start, end) if unit == "nws" else -1
-        if unit == "tokens":
-            # Exact: the sizer's count where counts add up (see SourceText._token_sizer), else the text's.
-            size = self.size(start, end) if self.clean_joins else counter.count(text)  # type: ignore[union-attr]
-            if size > self.max_size:
-                return size, text
+        tokens, counter, fitter = self.tokens, self.counter, self.fitter
+        size = self.measure(text) if self.count_text else self.size(start, end)
+        if tokens and size > self.max_size:
+            return size, text  # token counts merge across lines: the chunker's estimate fell short
         if fitter is not None and fitter.embedded:
-            if unit == "tokens":
-                fitted = fitter.fit(context, text, overlap_text, size, code_exact=True)
-            else:
-                fitted = fitter.fit(context, text, overlap_text, size if size >= 0 else self.size(start, end))
+            fitted = fitter.fit(context, text, overlap_text, size, code_exact=tokens)
             if fitted is None:
-                return (size if size >= 0 else self.measure(text)), text
+                return size, text
             contextualized, embedded_size, overlap_text = fitted
         else:
             contextualized = self.builder.contextualize(context, text, overlap_text)
-            embedded_size = fitter.exact(contextualized, text, size) if fitter is not None else -1
-        if size < 0:
-            size = self.size(start, end)
-        if embedded_size < 0:
-            # The header and overlap come before the text: for the additive units, only
-            # they are left to measure (a tokens count is taken on the whole).
-            extra = len(contextualized) - len(text)
-            if unit == "tokens":
-                embedded_size = self.measure(contextualized)
+            if fitter is not None:
+                embedded_size = fitter.exact(contextualized, text, size)
             else:
+                # The header and overlap come before the text, and the unit is additive
+                # (tokens always have a fitter): only they are left to measure.
+                extra = len(contextualized) - len(text)
                 embedded_size = size + (self.measure(contextualized[:extra]) if extra else 0)
-        nws_size = size if unit == "nws" else self.nws(start, end)
-        tokens = embedded_tokens = None
+        nws_size = size if self.size_is_nws else self.nws(start, end)
+        token_count = embedded_tokens = None
         if counter is not None:
-            tokens = size if unit == "tokens" else counter.count(text)
-            embedded_tokens = embedded_size if unit == "tokens" else counter.count(contextualized)
+            token_count = size if tokens else counter.count(text)
+            embedded_tokens = embedded_size if tokens else counter.count(contextualized)
         first_line, last_line = src.line_range(start, end)
         self.previous, self.byte_at, self.char_at = text, end, char_end
         strategy, fallback = self.strategy, self.fallback
@@ -168,7 +164,7 @@ class _ChunkMaker:
             char_range=Range(char_start, char_end),
             line_range=Range(first_line, last_line),
             size=size,
-            size_unit=unit,
+            size_unit=self.unit,
             nws=nws_size,
             index=index,
             total_chunks=-1 if total is None else total,
@@ -180,7 +176,7 @@ class _ChunkMaker:
             overlap_text=overlap_text,
             embedded_size=embedded_size,
             tokenizer=counter.name if counter is not None else None,
-            tokens=tokens,
+            tokens=token_count,
             embedded_tokens=embedded_tokens,
         )
 
@@ -195,11 +191,7 @@ def spans_of(
     return iter_spans(parsed, options, limits=limits)
 
 
-class ChunkingCancelled(Exception):
-    """Raised by :func:`chunk_parsed` when its ``is_cancelled`` check says to stop."""
-
-
-#: Spans (then chunks) made between two calls of an ``is_cancelled`` check (about 10 ms).
+#: Spans (then chunks) made between two calls of a ``should_stop`` check (about 10 ms).
 CANCEL_CHECK_EVERY = 1000
 
 #: Files from this size on are chunked with the cyclic GC paused (below, pausing costs more than it saves).
@@ -210,36 +202,36 @@ def chunk_parsed(
     parsed: ParsedFile,
     options: ChunkOptions,
     *,
-    structure: Any = None,
-    is_cancelled: Callable[[], bool] | None = None,
+    structure: FileStructure | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> list[Chunk]:
     """All chunks of a parsed file; the TUI calls this to re-chunk without re-parsing.
-    ``is_cancelled`` is asked every few milliseconds; when it says so, the work stops
-    with :class:`ChunkingCancelled` (a thread cannot be interrupted otherwise)."""
+    ``should_stop`` is asked every few milliseconds; when it says so, the work stops
+    with :class:`~explorer.engine.cancel.Cancelled` (a thread cannot be interrupted otherwise)."""
     # Millions of short-lived pieces on huge files: cyclic GC passes would only cost.
     paused = len(parsed.source.data) >= GC_PAUSE_BYTES and gc.isenabled()
     if paused:
         gc.disable()
     try:
         if options.fit_embedded or options.size_unit == "tokens":
-            return list(iter_chunks(parsed, options, structure=structure, is_cancelled=is_cancelled))
-        spans = _checked(spans_of(parsed, options), is_cancelled)
+            return list(iter_chunks(parsed, options, structure=structure, should_stop=should_stop))
+        spans = _checked(spans_of(parsed, options), should_stop)
         return _checked(
-            iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), is_cancelled
+            iter_chunks(parsed, options, structure=structure, spans=spans, total=len(spans)), should_stop
         )
     finally:
         if paused:
             gc.enable()
 
 
-def _checked(items: Iterable[_T], is_cancelled: Callable[[], bool] | None) -> list[_T]:
-    if is_cancelled is None:
+def _checked(items: Iterable[_T], should_stop: ShouldStop | None) -> list[_T]:
+    if should_stop is None:
         return list(items)
     out: list[_T] = []
     for item in items:
         out.append(item)
-        if len(out) % CANCEL_CHECK_EVERY == 0 and is_cancelled():
-            raise ChunkingCancelled
+        if len(out) % CANCEL_CHECK_EVERY == 0 and should_stop():
+            raise Cancelled
     return out
 
 
@@ -296,8 +288,6 @@ def languages() -> list[dict[str, Any]]:
     A container (Markdown, the component formats, HTML, notebooks) also says what it
     ``contains``: the regions chunked by their own grammar.
     """
-    from .structure import structure_level
-
     rows = []
     for name in (*GRAMMARS, NOTEBOOK):
         unsafe = name in UNSAFE_GRAMMARS

@@ -29,24 +29,19 @@ from typing import NamedTuple
 
 from tree_sitter import Language, Node
 
+from .kinds import ATTACH_FORWARD, holds_body, is_comment
+from .model import ForcedCut
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .text import WHITESPACE, SourceText
 
-#: Node kinds that belong with the node after them (when no blank line separates them).
-ATTACH_FORWARD = frozenset(
-    {"decorator", "attribute_item", "attribute_list", "annotation", "marker_annotation", "attribute"}
-)
-
-#: Node kinds that hold a body of statements or members (opened rather than kept whole
-#: when closing tokens follow them), by the words in their names.
-_BODY_WORDS = ("body", "block", "_list", "statements")
-
 _LINE_ENDS = frozenset(b"\r\n")
 _WS_BYTES = frozenset(WHITESPACE)
 
-#: How the cut at a piece's start was made.
-CLEAN, LINE, CHAR = None, "line", "char"
+#: How the cut at a piece's start was made: between nodes (None), or inside a token.
+CLEAN: ForcedCut | None = None
+LINE: ForcedCut = "line"
+CHAR: ForcedCut = "char"
 
 
 class Piece(NamedTuple):
@@ -56,7 +51,7 @@ class Piece(NamedTuple):
     start: int
     end: int
     nodes: tuple[Node, ...] | None  # None: a stretch of text inside a token (or a whole unparsed file)
-    cut: str | None = CLEAN  # how the cut at ``start`` was made
+    cut: ForcedCut | None = CLEAN  # how the cut at ``start`` was made
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +60,8 @@ class Span:
 
     start: int
     end: int
-    split_start: str | None
-    split_end: str | None
+    split_start: ForcedCut | None
+    split_end: ForcedCut | None
 
 
 #: Called as ``trace(step, piece, window_start, parts)`` for every decision; the
@@ -95,7 +90,8 @@ def iter_spans(
     low, high = bounds if bounds is not None else (0, len(src.data))
     if src.nws(low, high) == 0:
         return
-    size, limit = src.sizer(options.size_unit, options.counter), options.max_size
+    measure = options.measure
+    size, limit = measure.sizer(src), options.max_size
     max_size = limit
     limit_at: Callable[[int], int] = limits if limits is not None else (lambda _start: max_size)
     root = parsed.root
@@ -105,11 +101,11 @@ def iter_spans(
     stack: list[tuple] = [(low, high, (root,) if root is not None else None, CLEAN)]
     pop, push = stack.pop, stack.extend
     win_start: int | None = None
-    win_cut: str | None = CLEAN
+    win_cut: ForcedCut | None = CLEAN
     # The window's last piece that starts a line (only one can share the closing
     # piece's line start, and it is the last one): its start and cut.
     line_piece_start, line_piece_cut = -1, CLEAN
-    additive = src.additive(options.size_unit)
+    additive = measure.additive
     win_size = 0  # the window's size, kept up to date in additive units
     while stack:
         piece = pop()
@@ -230,7 +226,7 @@ def _back_to_line_start(
     size: Callable[[int, int], int],
     limit: int,
     limit_at: Callable[[int], int],
-    line_piece: tuple[int, str | None],
+    line_piece: tuple[int, ForcedCut | None],
 ) -> tuple:
     """A piece about to start a chunk, moved to a line start when the sizes still
     fit (``limit``: the open window's; ``limit_at(start)``: a chunk's starting there):
@@ -315,7 +311,7 @@ def _expand(src: SourceText, flags: bytes, piece: tuple) -> list[tuple] | None:
 
 
 def _opened_pieces(
-    data: bytes, flags: bytes, group: Sequence[Node], start: int, end: int, cut: str | None
+    data: bytes, flags: bytes, group: Sequence[Node], start: int, end: int, cut: ForcedCut | None
 ) -> list[tuple] | None:
     """For a group of one named node and its tokens (`{ body }`, `export function ...`,
     `( tuple )`), the pieces of that node's children, the tokens before it joining the
@@ -366,7 +362,7 @@ def _only_named(flags: bytes, group: Sequence[Node]) -> int:
     return only
 
 
-def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, cut: str | None) -> list[tuple]:
+def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, cut: ForcedCut | None) -> list[tuple]:
     """The pieces of an ERROR node: its children grouped as usual, then joined wherever
     a cut would fall inside a line.
 
@@ -396,7 +392,9 @@ def _error_pieces(data: bytes, flags: bytes, error: Node, start: int, end: int, 
 
 
 def _is_body(node: Node) -> bool:
-    return node.child_count > 0 and any(word in node.type for word in _BODY_WORDS)
+    """A node holding a body of statements or members: opened rather than kept whole when
+    closing tokens follow it."""
+    return node.child_count > 0 and holds_body(node.type)
 
 
 def _separate(data: bytes, flags: bytes, nodes: Sequence[Node]) -> list[Sequence[Node]]:
@@ -458,7 +456,7 @@ def _opened(data: bytes, flags: bytes, group: Sequence[Node], i: int) -> list[Se
     return [(c,) for c in group]
 
 
-def _pieces_for_runs(data: bytes, start: int, end: int, cut: str | None, runs: list[Sequence[Node]]) -> list[tuple]:
+def _pieces_for_runs(data: bytes, start: int, end: int, cut: ForcedCut | None, runs: list[Sequence[Node]]) -> list[tuple]:
     """Pieces for runs of nodes that tile ``[start, end)``, cut between runs (see :func:`_cut_between`)."""
     pieces: list[tuple] = []
     append = pieces.append
@@ -491,7 +489,7 @@ def _cut_between(data: bytes, left_end: int, right_start: int) -> int:
 
 
 def _child_pieces(
-    data: bytes, flags: bytes, children: list[Node], start: int, end: int, cut: str | None
+    data: bytes, flags: bytes, children: list[Node], start: int, end: int, cut: ForcedCut | None
 ) -> list[tuple]:
     """The pieces for a node's children tiling ``[start, end)``: one per group of
     children, cut as :func:`_pieces_for_runs` cuts.
@@ -563,7 +561,7 @@ def kind_flags(language: Language) -> bytes:
             name = language.node_kind_for_id(kind) or ""
             if not language.node_kind_is_named(kind):
                 table[kind] = _ANONYMOUS
-            elif "comment" in name:
+            elif is_comment(name):
                 table[kind] = _COMMENT
             elif name in ATTACH_FORWARD:
                 table[kind] = _ATTACHED
@@ -589,7 +587,7 @@ def _has_blank_line(gap: bytes) -> bool:
     return gap.count(b"\n") >= 2
 
 
-def _line_pieces(src: SourceText, start: int, end: int, cut: str | None) -> list[tuple] | None:
+def _line_pieces(src: SourceText, start: int, end: int, cut: ForcedCut | None) -> list[tuple] | None:
     starts = src.line_starts
     lo = bisect_right(starts, start)
     hi = bisect_right(starts, end - 1)
@@ -602,7 +600,7 @@ def _line_pieces(src: SourceText, start: int, end: int, cut: str | None) -> list
     return pieces
 
 
-def _char_cuts(src: SourceText, piece: Piece, size: Callable[[int, int], int], limit: int) -> Iterator[tuple[int, int, str | None]]:
+def _char_cuts(src: SourceText, piece: Piece, size: Callable[[int, int], int], limit: int) -> Iterator[tuple[int, int, ForcedCut | None]]:
     """Greedy cuts of one line at character boundaries, each part within the limit."""
     start, cut = piece.start, piece.cut
     end = piece.end

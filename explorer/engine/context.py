@@ -1,12 +1,12 @@
 """Per-chunk context and contextualized text.
 
 ``make_context_builder(parsed, options, filepath, structure=None)`` returns a
-builder with ``context_for(start, end)`` (the ``context`` dict of the chunk
-covering bytes ``[start, end)``) and ``contextualize(context, text,
-overlap_text)`` (its ``contextualized_text``). Pass a precomputed
-``structure`` (``extract_structure(parsed)``) to re-chunk without re-extracting.
+builder with ``context_for(start, end)`` (the :class:`~explorer.engine.model.ChunkContext`
+of the chunk covering bytes ``[start, end)``) and ``contextualize(context, text,
+overlap_text)`` (its ``contextualized_text``, composed from the typed context). Pass a
+precomputed ``structure`` (``extract_structure(parsed)``) to re-chunk without re-extracting.
 
-The context dict (camelCase keys, in this order)::
+The context's wire form (``ChunkContext.to_dict()``: camelCase keys, in this order)::
 
     filepath, language     only when context_mode is not "none"
     scope                  entities containing the chunk, innermost first (at most
@@ -77,8 +77,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Any
+from typing import Protocol
 
+from .model import ChunkContext, EntityEntry, ImportEntry, ParseErrorEntry, Range, ScopeEntry, SiblingEntry
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .structure import FileStructure, extract_structure
@@ -94,6 +95,20 @@ MAX_USES = 10
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
+
+
+class ContextBuilding(Protocol):
+    """What the chunk maker and the fitter (engine/fit.py) ask of a file's context builder:
+    :class:`ContextBuilder`, :class:`NoContextBuilder`, or a container's
+    :class:`~explorer.engine.regions.RegionContextBuilder`."""
+
+    def context_for(self, start: int, end: int) -> ChunkContext: ...
+
+    def contextualize(self, context: ChunkContext, text: str, overlap_text: str) -> str: ...
+
+    def compose(self, header: list[str], overlap_text: str, text: str) -> str: ...
+
+    def header_parts(self, context: ChunkContext) -> list[tuple[str, str]]: ...
 
 
 def short_path(filepath: str) -> str:
@@ -119,44 +134,57 @@ class ContextBuilder:
         self.mode = options.context_mode
         self.structure = structure if structure is not None else extract_structure(parsed)
         self._imports = _dedupe_imports(self.structure.imports)
-        self._import_infos = [e.import_info() for e in self._imports]
+        self._import_entries = tuple(e.import_entry() for e in self._imports)
         self._import_ranges = sorted({(e.start, e.end) for e in self._imports})  # disjoint statements
         self._import_ends = [end for _, end in self._import_ranges]
         self._comment = header_comment(parsed.language)
         self._path_lines: dict[str, str] = {}
         self._lines: dict[str, str] = {}  # header lines repeat from chunk to chunk (path, scope, uses)
+        error = parsed.parse_error
+        self._parse_error = ParseErrorEntry(error["message"], error["recoverable"]) if error else None
+        # Each entity's parts, made once: chunk after chunk holds the same ones.
+        self._scope_entries: dict[int, ScopeEntry] = {}
+        self._entity_entries: dict[tuple[int, bool], EntityEntry] = {}
+        self._sibling_entries: dict[tuple[int, str, int], SiblingEntry] = {}
+        self._sibling_signatures = options.sibling_detail == "signatures"
 
     # -- context -----------------------------------------------------------------------
-    def context_for(self, start: int, end: int) -> dict[str, Any]:
+    def context_for(self, start: int, end: int) -> ChunkContext:
         """The context of the chunk covering bytes ``[start, end)`` (see the module doc)."""
-        ctx: dict[str, Any] = {}
-        index = self.structure.scope
-        scope, partial = index.around(start, end, MAX_SCOPE)
-        ctx["filepath"] = self.filepath
-        ctx["language"] = self.parsed.language
-        ctx["scope"] = [{"name": e.name, "type": e.type, "signature": e.signature} for e in scope]
+        scope, partial = self.structure.scope.around(start, end, MAX_SCOPE)
+        ctx = ChunkContext(self.filepath, self.parsed.language, True, tuple(self.scope_entry(e) for e in scope),
+                           parse_error=self._parse_error)
         if self.mode == "full":
-            found = self._found(start, end, partial)
-            ctx["entities"] = [
-                {
-                    "name": e.name,
-                    "type": e.type,
-                    "signature": e.signature,
-                    "docstring": e.docstring,
-                    "lineRange": {"start": e.line_start, "end": e.line_end},
-                    "isPartial": is_partial,
-                }
-                for e, is_partial in found
-            ]
-            siblings = self._sibling_rows(start, end, scope)
-            ctx["siblings"] = self._sibling_infos(siblings)
-            imports = self._imports_for(start, end)
-            ctx["imports"] = imports
-        else:
-            ctx.update(entities=[], siblings=[], imports=[])
-        if self.parsed.parse_error:
-            ctx["parseError"] = dict(self.parsed.parse_error)
+            ctx.entities = tuple(self._entity_entry(e, is_partial) for e, is_partial in self._found(start, end, partial))
+            ctx.siblings = tuple(self._sibling_entry(e, position, distance)
+                                 for e, position, distance in self._sibling_rows(start, end, scope))
+            ctx.imports = self._imports_for(start, end)
         return ctx
+
+    def scope_entry(self, entity: Entity) -> ScopeEntry:
+        found = self._scope_entries.get(id(entity))
+        if found is None:
+            found = self._scope_entries[id(entity)] = ScopeEntry(entity.name, entity.type, entity.signature)
+        return found
+
+    def _entity_entry(self, entity: Entity, is_partial: bool) -> EntityEntry:
+        key = (id(entity), is_partial)
+        found = self._entity_entries.get(key)
+        if found is None:
+            found = self._entity_entries[key] = EntityEntry(
+                entity.name, entity.type, entity.signature, entity.docstring,
+                Range(entity.line_start, entity.line_end), is_partial,
+            )
+        return found
+
+    def _sibling_entry(self, entity: Entity, position: str, distance: int) -> SiblingEntry:
+        key = (id(entity), position, distance)
+        found = self._sibling_entries.get(key)
+        if found is None:
+            signature = entity.signature if self._sibling_signatures else None
+            found = self._sibling_entries[key] = SiblingEntry(
+                entity.name, entity.type, "before" if position == "before" else "after", distance, signature)
+        return found
 
     def _found(self, start: int, end: int, partial: list[Entity]) -> list[tuple[Entity, bool]]:
         """Entities overlapping the chunk that are not its scope, with ``is_partial``."""
@@ -176,26 +204,15 @@ class ContextBuilder:
         rows: list[tuple[Entity, str, int]] = self.structure.scope.siblings(parent, start, end, self.options.max_siblings)
         return rows
 
-    def _sibling_infos(self, rows: list[tuple[Entity, str, int]]) -> list[dict[str, Any]]:
-        if self.options.sibling_detail == "signatures":
-            return [
-                {"name": e.name, "type": e.type, "position": position, "distance": distance, "signature": e.signature}
-                for e, position, distance in rows
-            ]
-        return [
-            {"name": e.name, "type": e.type, "position": position, "distance": distance}
-            for e, position, distance in rows
-        ]
-
-    def _imports_for(self, start: int, end: int) -> list[dict[str, Any]]:
+    def _imports_for(self, start: int, end: int) -> tuple[ImportEntry, ...]:
         if not self.options.filter_imports:
-            return [info.copy() for info in self._import_infos]
+            return self._import_entries
         used = self._identifiers(start, end)
-        return [
-            info.copy()
-            for entity, info in zip(self._imports, self._import_infos)
+        return tuple(
+            info
+            for entity, info in zip(self._imports, self._import_entries)
             if entity.is_wildcard or (not entity.is_side_effect and entity.local_name in used)
-        ]
+        )
 
     def _identifiers(self, start: int, end: int) -> set[str]:
         """Identifiers in the chunk's text, leaving out the import statements themselves."""
@@ -214,7 +231,7 @@ class ContextBuilder:
         return set(_IDENTIFIER.findall("\n".join(pieces)))
 
     # -- contextualized text -----------------------------------------------------------------
-    def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
+    def contextualize(self, context: ChunkContext, text: str, overlap_text: str) -> str:
         """The chunk text with its header and overlap (see the module doc for the format)."""
         return self.compose(self.header_lines(context), overlap_text, text)
 
@@ -227,35 +244,31 @@ class ContextBuilder:
         parts.append(text)
         return "\n".join(parts)
 
-    def header_lines(self, context: dict[str, Any]) -> list[str]:
+    def header_lines(self, context: ChunkContext) -> list[str]:
         return [line for _, line in self.header_parts(context)]
 
-    def header_parts(self, context: dict[str, Any]) -> list[tuple[str, str]]:
+    def header_parts(self, context: ChunkContext) -> list[tuple[str, str]]:
         """The header lines, each with its kind: ``path``, ``scope``, ``defines``, ``uses``,
         ``siblings_before`` (the ``After:`` line) and ``siblings_after`` (``Before:``)."""
         lines = []
-        filepath = context.get("filepath")
+        filepath = context.filepath
         if filepath:
             lines.append(("path", self._path_line(filepath)))
-        scope = context.get("scope") or []
+        scope = context.scope
         if scope:
-            lines.append(("scope", self._line("Scope: " + " > ".join(e["name"] for e in reversed(scope)))))
+            lines.append(("scope", self._line("Scope: " + " > ".join(e.name for e in reversed(scope)))))
         if self.mode != "full":
             return lines
-        defines = [
-            e["signature"] or e["name"]
-            for e in context.get("entities") or []
-            if e["type"] not in NON_SCOPE_TYPES
-        ]
+        defines = [e.signature or e.name for e in context.entities if e.type not in NON_SCOPE_TYPES]
         if defines:
             lines.append(("defines", self._line("Defines: " + _capped(defines, MAX_DEFINES))))
-        imports = context.get("imports") or []
+        imports = context.imports
         if imports:
-            lines.append(("uses", self._line("Uses: " + _capped([i["name"] for i in imports], MAX_USES))))
-        siblings = context.get("siblings") or []
-        key = "signature" if self.options.sibling_detail == "signatures" else "name"
+            lines.append(("uses", self._line("Uses: " + _capped([i.name for i in imports], MAX_USES))))
+        siblings = context.siblings
+        signatures = self._sibling_signatures
         for position, label in (("before", "After"), ("after", "Before")):
-            names = [s.get(key) or s["name"] for s in siblings if s["position"] == position]
+            names = [(s.signature or s.name) if signatures else s.name for s in siblings if s.position == position]
             if names:
                 lines.append((f"siblings_{position}", self._line(f"{label}: " + ", ".join(names))))
         return lines
@@ -304,21 +317,19 @@ class NoContextBuilder:
     Nothing about the file's structure is looked at."""
 
     def __init__(self, parsed: ParsedFile):
-        self._error = parsed.parse_error
+        error = parsed.parse_error
+        self._error = ParseErrorEntry(error["message"], error["recoverable"]) if error else None
 
-    def context_for(self, start: int, end: int) -> dict[str, Any]:
-        ctx: dict[str, Any] = {"scope": [], "entities": [], "siblings": [], "imports": []}
-        if self._error:
-            ctx["parseError"] = dict(self._error)
-        return ctx
+    def context_for(self, start: int, end: int) -> ChunkContext:
+        return ChunkContext(parse_error=self._error)
 
-    def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
+    def contextualize(self, context: ChunkContext, text: str, overlap_text: str) -> str:
         return text
 
     def compose(self, header: list[str], overlap_text: str, text: str) -> str:
         return text
 
-    def header_parts(self, context: dict[str, Any]) -> list[tuple[str, str]]:
+    def header_parts(self, context: ChunkContext) -> list[tuple[str, str]]:
         return []
 
 

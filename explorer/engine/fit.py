@@ -26,16 +26,11 @@ With ``fit="text"`` in the tokens unit, the same exact check binds the chunk's `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from .context import MAX_SCOPE, ContextBuilder, NoContextBuilder
+from .context import MAX_SCOPE, ContextBuilder, ContextBuilding
+from .model import ChunkContext
 from .options import ChunkOptions
 from .parse import ParsedFile
-from .text import text_measure
 from .tokens import starts_clean
-
-if TYPE_CHECKING:
-    from .regions import RegionContextBuilder
 
 #: The order in which the header's parts give way to the code (first leaves first).
 GIVE_WAY = ("siblings_after", "siblings_before", "uses", "defines", "overlap", "scope", "path")
@@ -49,7 +44,7 @@ class Fitter:
 
     def __init__(
         self, parsed: ParsedFile, options: ChunkOptions,
-        builder: ContextBuilder | NoContextBuilder | RegionContextBuilder,
+        builder: ContextBuilding,
     ):
         self.src = parsed.source
         self.options = options
@@ -57,14 +52,13 @@ class Fitter:
         self.max_size = options.max_size
         self.unit = options.size_unit
         self.embedded = options.fit_embedded
-        counter = options.counter if self.unit == "tokens" else None
-        self.measure = text_measure(self.unit, counter)
+        measure = options.measure
+        self.measure = measure.text
         #: Whether a header counts on its own (its text's count added): see :meth:`exact`.
-        self._clean_joins = counter is not None and counter.clean_joins
-        self._count = counter.count if counter is not None else self.measure
+        self._clean_joins = measure.clean_joins
         #: Tokens a Hugging Face tokenizer adds around every input; pieces are counted without.
-        self.special = counter.special if counter is not None else 0
-        self._piece_measure = counter.count_piece if counter is not None else self.measure
+        self.special = measure.special
+        self._piece_measure = measure.piece
         self._pieces: dict[str, int] = {}
         self.overlap_lines = options.overlap_lines if options.context_mode != "none" else 0
         self._limits: dict[int, int] = {}
@@ -90,7 +84,7 @@ class Fitter:
         src = self.src
         start = src.line_start(line)
         scope, _ = builder.structure.scope.around(start, start + 1, MAX_SCOPE)
-        context: dict[str, Any] = {"filepath": builder.filepath, "scope": [{"name": e.name} for e in scope]}
+        context = ChunkContext(builder.filepath, None, True, tuple(builder.scope_entry(e) for e in scope))
         header = builder.header_lines(context)
         overlap = ""
         if self.overlap_lines and line > 0:
@@ -120,11 +114,11 @@ class Fitter:
         if text_size is not None and len(embedded) == len(text):
             return text_size
         if text_size is not None and self._clean_joins and starts_clean(text):
-            return self._count(embedded[: len(embedded) - len(text)]) + text_size
+            return self.measure(embedded[: len(embedded) - len(text)]) + text_size
         return self.measure(embedded)
 
     def fit(
-        self, context: dict[str, Any], text: str, overlap_text: str, code_size: int, code_exact: bool = False
+        self, context: ChunkContext, text: str, overlap_text: str, code_size: int, code_exact: bool = False
     ) -> tuple[str, int, str] | None:
         """``(contextualized_text, its exact size, the overlap kept)`` within ``max_size``,
         header parts left out in the order of :data:`GIVE_WAY`; None when even the code

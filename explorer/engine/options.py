@@ -3,38 +3,50 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal, get_args
 
-if TYPE_CHECKING:
-    from .tokens import TokenCounter
+from .languages import resolve_language
+from .sizing import SIZE_UNITS, Measure, SizeUnit, measure_for, tokens_need_a_tokenizer
 
-SIZE_UNITS = ("nws", "chars", "lines", "tokens")
-STRATEGIES = ("ast", "lines")
-CONTEXT_MODES = ("none", "minimal", "full")
-SIBLING_DETAILS = ("none", "names", "signatures")
+#: How a file is cut: by its syntax tree, or by packing lines.
+Strategy = Literal["ast", "lines"]
+#: What each chunk's context holds (see engine/context.py).
+ContextMode = Literal["none", "minimal", "full"]
+#: How siblings are shown in a chunk's context.
+SiblingDetail = Literal["none", "names", "signatures"]
 #: What ``max_size`` binds: the chunk's ``text``, or its ``contextualized_text`` (header +
 #: overlap + code, what a pipeline embeds); ``auto`` is ``embedded`` for tokens, else ``text``.
-FITS = ("auto", "text", "embedded")
+Fit = Literal["auto", "text", "embedded"]
+
+STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
+CONTEXT_MODES: tuple[ContextMode, ...] = get_args(ContextMode)
+SIBLING_DETAILS: tuple[SiblingDetail, ...] = get_args(SiblingDetail)
+FITS: tuple[Fit, ...] = get_args(Fit)
+__all__ = [
+    "CONTEXT_MODES", "FITS", "SIBLING_DETAILS", "SIZE_UNITS", "STRATEGIES", "ChunkOptions", "ContextMode", "Fit",
+    "SiblingDetail", "SizeUnit", "Strategy",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class ChunkOptions:
     max_size: int = 1500
-    size_unit: str = "nws"
+    size_unit: SizeUnit = "nws"
     overlap_lines: int = 0
     language: str | None = None
-    strategy: str = "ast"
-    context_mode: str = "full"
-    sibling_detail: str = "signatures"
+    strategy: Strategy = "ast"
+    context_mode: ContextMode = "full"
+    sibling_detail: SiblingDetail = "signatures"
     filter_imports: bool = False
     max_siblings: int = 3
     #: Raise UnsupportedLanguageError for a file with no grammar instead of chunking it by lines.
     strict: bool = False
     #: The tokenizer tokens are counted with: an encoding name or a tokenizer.json path
     #: (see engine/tokens.py). Needed by size_unit="tokens"; with another unit, chunks also
-    #: report their token counts.
+    #: report their token counts. It is loaded when the options' :attr:`measure` is first
+    #: needed (:meth:`build` asks for it, so a bad name or file is reported before any work).
     tokenizer: str | None = None
-    fit: str = "auto"
+    fit: Fit = "auto"
 
     def __post_init__(self) -> None:
         _check_int("max_size", self.max_size, minimum=1)
@@ -47,27 +59,18 @@ class ChunkOptions:
         _check_bool("filter_imports", self.filter_imports)
         _check_bool("strict", self.strict)
         _check_choice("fit", self.fit, FITS)
-        if self.tokenizer is not None:
-            from .tokens import get_counter
-
-            get_counter(self.tokenizer)  # a bad name or file is reported now, before any work
-        elif self.size_unit == "tokens":
-            from .tokens import ENCODINGS, TokenizerError
-
-            raise TokenizerError(
-                "size_unit 'tokens' needs a tokenizer: set tokenizer to an encoding name "
-                f"({', '.join(ENCODINGS)}) or to the path of the model's tokenizer.json"
-            )
+        if self.tokenizer is None and self.size_unit == "tokens":
+            raise tokens_need_a_tokenizer()
         if self.language is not None:
-            from .languages import resolve_language
-
             object.__setattr__(self, "language", resolve_language(self.language))
 
     @classmethod
     def build(cls, base: ChunkOptions | None = None, **overrides: Any) -> ChunkOptions:
         """Options from a base and keyword overrides; unknown names raise ValueError.
 
-        Results are remembered: a batch builds the same options once per file."""
+        The options' :attr:`measure` is built too (loading the tokenizer), so a tokenizer
+        that cannot be used is reported here. Results are remembered: a batch builds the
+        same options once per file."""
         try:
             # The type is part of the key: True == 1, but max_size=True is an error.
             key = (base, tuple((name, type(value), value) for name, value in sorted(overrides.items())))
@@ -92,7 +95,9 @@ class ChunkOptions:
                 f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
                 f"valid options: {', '.join(sorted(known))}"
             )
-        return replace(base or cls(), **overrides)
+        built = replace(base or cls(), **overrides)
+        built.measure  # noqa: B018  (a bad tokenizer name or file is reported now, before any work)
+        return built
 
     @property
     def fit_embedded(self) -> bool:
@@ -100,13 +105,10 @@ class ChunkOptions:
         return self.fit == "embedded" or (self.fit == "auto" and self.size_unit == "tokens")
 
     @property
-    def counter(self) -> TokenCounter | None:
-        """The token counter of ``tokenizer`` (None without one); loaded once per name."""
-        if self.tokenizer is None:
-            return None
-        from .tokens import get_counter
-
-        return get_counter(self.tokenizer)
+    def measure(self) -> Measure:
+        """How sizes are measured under these options (the unit and the tokenizer's
+        counter): one per unit and tokenizer, built on first need."""
+        return measure_for(self.size_unit, self.tokenizer)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -18,8 +18,9 @@ from typing import Any
 from tree_sitter import Node, Point, Tree
 from tree_sitter import Range as TSRange
 
-from .containers import GRAMMAR_CONTAINERS, RegionSpec, locate
+from .containers import GRAMMAR_CONTAINERS, locate
 from .containers.notebook import read_notebook
+from .containers.region import RegionSpec
 from .languages import NOTEBOOK, UNSAFE_GRAMMARS, detect_language, get_parser, resolve_language
 from .text import SourceText
 
@@ -70,7 +71,7 @@ class ParsedFile:
         return self.tree.root_node if self.tree is not None else None
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Region:
     """One part of a container file: bytes ``[start, end)``, parsed alone (``parsed`` shares
     the file's source; its tree's offsets are the file's). ``embedded``: code of another
@@ -83,7 +84,6 @@ class Region:
     label: str
     cell: int | None = None
     note: str | None = None
-    structure: Any = None  # the region's FileStructure, kept once extracted
 
     @property
     def language(self) -> str | None:

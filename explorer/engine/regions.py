@@ -26,10 +26,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .chunker import Span, iter_spans
-from .context import ContextBuilder, NoContextBuilder, make_context_builder
-from .options import ChunkOptions
+from .context import ContextBuilding, make_context_builder
+from .model import CellEntry, ChunkContext, EntityEntry, ImportEntry, ParseErrorEntry, Range, RegionEntry
+from .options import ChunkOptions, Strategy
 from .parse import ParsedFile, Region
-from .structure import extract_structure
+from .structure.extract import region_structure
 
 
 def region_spans(
@@ -38,7 +39,7 @@ def region_spans(
     """The spans of a container file (see the module doc); they tile it exactly. ``limits``:
     the room left for code by a chunk's header, by where it starts (see engine/fit.py)."""
     src = parsed.source
-    size, max_size = src.sizer(options.size_unit, options.counter), options.max_size
+    size, max_size = options.measure.sizer(src), options.max_size
     limit_at: Callable[[int], int] = limits if limits is not None else (lambda _start: max_size)
     groups: list[list[list[Any]]] = []  # per cell (one group outside notebooks): [start, end, cut, cut, whole]
     group_key: object = object()
@@ -86,23 +87,22 @@ class RegionContextBuilder:
     """Contexts of a container file's chunks, each from the builder of its region (see the
     module doc). ``contextualize`` follows the last ``context_for`` (as chunks are built)."""
 
-    def __init__(self, parsed: ParsedFile, options: ChunkOptions, filepath: str | None, structure: Any = None):
+    def __init__(self, parsed: ParsedFile, options: ChunkOptions, filepath: str | None):
         self.parsed = parsed
         self.options = options
         self.filepath = filepath
         self.regions = parsed.regions
         self._starts = [region.start for region in self.regions]
-        self._builders: dict[int, ContextBuilder | NoContextBuilder] = {}
-        self._current: ContextBuilder | NoContextBuilder | None = None
+        self._builders: dict[int, ContextBuilding] = {}
+        self._current: ContextBuilding | None = None
         self._cell_starts = [cell.start for cell in parsed.cells]
 
-    def builder(self, region: Region) -> ContextBuilder | NoContextBuilder:
+    def builder(self, region: Region) -> ContextBuilding:
         key = id(region)
         found = self._builders.get(key)
         if found is None:
-            if region.structure is None and self.options.context_mode != "none":
-                region.structure = extract_structure(region.parsed)
-            found = self._builders[key] = make_context_builder(region.parsed, self.options, self.filepath, region.structure)
+            structure = region_structure(region) if self.options.context_mode != "none" else None
+            found = self._builders[key] = make_context_builder(region.parsed, self.options, self.filepath, structure)
         return found
 
     def covering(self, start: int, end: int) -> list[Region]:
@@ -124,7 +124,7 @@ class RegionContextBuilder:
         nws = self.parsed.source.nws
         return max(covered, key=lambda r: nws(max(start, r.start), min(end, r.end)))
 
-    def context_for(self, start: int, end: int) -> dict[str, Any]:
+    def context_for(self, start: int, end: int) -> ChunkContext:
         covered = [r for r in self.covering(start, end) if self.parsed.source.nws(max(start, r.start), min(end, r.end))]
         covered = covered or self.covering(start, end)
         embedded = [r for r in covered if r.embedded]
@@ -136,44 +136,38 @@ class RegionContextBuilder:
             ctx = builder.context_for(start, end)
         else:
             ctx = self._merged(covered, start, end)
-        ctx["regions"] = [self._region_info(r) for r in covered]
+        ctx.regions = tuple(self._region_entry(r) for r in covered)
         if self.parsed.cells:
-            ctx["cells"] = self._cells(start, end)
+            ctx.cells = self._cells(start, end)
         return ctx
 
-    def _merged(self, covered: list[Region], start: int, end: int) -> dict[str, Any]:
+    def _merged(self, covered: list[Region], start: int, end: int) -> ChunkContext:
         """The context of a chunk of several whole regions: their entities and imports."""
         outer = next((r for r in covered if not r.embedded), covered[0])
         self._current = self.builder(outer)
-        ctx: dict[str, Any] = {}
-        if self.options.context_mode != "none":
-            ctx["filepath"] = self.filepath
-            ctx["language"] = self.parsed.language
-        ctx.update(scope=[], entities=[], siblings=[], imports=[])
+        entities: list[EntityEntry] = []
+        imports: list[ImportEntry] = []
+        parse_error: ParseErrorEntry | None = None
         seen: set[tuple[str, str]] = set()
         for region in covered:
             part = self.builder(region).context_for(max(start, region.start), min(end, region.end))
-            ctx["entities"] += part.get("entities", [])
-            for info in part.get("imports", []):
-                key = (info["name"], info["source"])
+            entities += part.entities
+            for info in part.imports:
+                key = (info.name, info.source)
                 if key not in seen:
                     seen.add(key)
-                    ctx["imports"].append(info)
-            if "parseError" in part and "parseError" not in ctx:
-                ctx["parseError"] = part["parseError"]
-        return ctx
+                    imports.append(info)
+            if parse_error is None:
+                parse_error = part.parse_error
+        described = self.options.context_mode != "none"
+        return ChunkContext(self.filepath if described else None, self.parsed.language if described else None,
+                            described, (), tuple(entities), (), tuple(imports), parse_error)
 
-    def _region_info(self, region: Region) -> dict[str, Any]:
+    def _region_entry(self, region: Region) -> RegionEntry:
         first, last = self.parsed.source.line_range(region.start, region.end)
-        info: dict[str, Any] = {
-            "label": region.label, "language": region.language, "embedded": region.embedded,
-            "lineRange": {"start": first, "end": last},
-        }
-        if region.note:
-            info["note"] = region.note
-        return info
+        return RegionEntry(region.label, region.language, region.embedded, Range(first, last), region.note)
 
-    def _cells(self, start: int, end: int) -> list[dict[str, Any]]:
+    def _cells(self, start: int, end: int) -> tuple[CellEntry, ...]:
         """The cells a chunk holds source of: index, kind, and the lines and code points of
         the cell's source it holds (0-based; lines inclusive, code points end-exclusive)."""
         src = self.parsed.source
@@ -186,27 +180,26 @@ class RegionContextBuilder:
             if lo >= hi:
                 continue
             first_line, last_line = src.line_range(lo, hi)
-            out.append({
-                "index": cell.index, "kind": cell.kind,
-                "lineRange": {"start": first_line - cell.first_line, "end": last_line - cell.first_line},
-                "charRange": {"start": src.char_offset(lo) - cell.char_start, "end": src.char_offset(hi) - cell.char_start},
-            })
-        return out
+            out.append(CellEntry(
+                cell.index, cell.kind, Range(first_line - cell.first_line, last_line - cell.first_line),
+                Range(src.char_offset(lo) - cell.char_start, src.char_offset(hi) - cell.char_start),
+            ))
+        return tuple(out)
 
-    def _last(self) -> ContextBuilder | NoContextBuilder:
+    def _last(self) -> ContextBuilding:
         return self._current if self._current is not None else self.builder(self.regions[0])
 
-    def contextualize(self, context: dict[str, Any], text: str, overlap_text: str) -> str:
+    def contextualize(self, context: ChunkContext, text: str, overlap_text: str) -> str:
         return self._last().contextualize(context, text, overlap_text)
 
     # What engine/fit.py asks of a builder, answered in the language of the last chunk's region.
-    def header_parts(self, context: dict[str, Any]) -> list[tuple[str, str]]:
+    def header_parts(self, context: ChunkContext) -> list[tuple[str, str]]:
         return self._last().header_parts(context)
 
     def compose(self, header: list[str], overlap_text: str, text: str) -> str:
         return self._last().compose(header, overlap_text, text)
 
-    def chunk_strategy(self, start: int, end: int) -> tuple[str, str | None]:
+    def chunk_strategy(self, start: int, end: int) -> tuple[Strategy, str | None]:
         """``(strategy, fallback reason)`` of a chunk: its main region's."""
         region = self.region_at(start, end)
         if region is None or region.parsed.tree is not None:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TypeVar, cast
 
-if TYPE_CHECKING:
-    from .tokens import TokenCounter
+_T = TypeVar("_T")
 
 #: Characters that are whitespace for the nws unit, and wherever code is told from blank
 #: space (the one definition: the chunker, the quality measures and the explorer use it).
@@ -27,10 +26,6 @@ WHITESPACE = b" \t\n\r\x0b\x0c"
 _WHITESPACE_CHARS = WHITESPACE.decode("ascii")
 _CONTINUATION = bytes(range(0x80, 0xC0))
 _NWS_DELETE = WHITESPACE + _CONTINUATION
-#: ASCII characters after which a line start is no clean join for token counts (whitespace,
-#: and the separators Python counts as whitespace).
-_UNCLEAN_ASCII = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
-_INDENTED_LINE = re.compile(rb"\n[ \t]*")
 _BLOCK = 512  # prefix-count granularity: a size query scans at most this many bytes
 _DIRECT = 256  # ranges up to this many bytes are counted directly
 
@@ -111,7 +106,7 @@ class SourceText:
 
     __slots__ = (
         "data", "text", "path", "_line_starts", "_plain_breaks", "_line_cursor",
-        "_runs", "_run_chars", "_run_bytes", "_sizers",
+        "_runs", "_run_chars", "_run_bytes", "_sizers", "_kept",
     )
 
     def __init__(self, source: str | bytes, path: str | None = None):
@@ -133,7 +128,8 @@ class SourceText:
         self._runs: list[_Run] | None = None if len(self.data) != len(self.text) else []
         self._run_chars: list[int] = []
         self._run_bytes: list[int] = []
-        self._sizers: dict[tuple[str, str | None], Callable[[int, int], int]] = {}
+        self._sizers: dict[str, Callable[[int, int], int]] = {}
+        self._kept: dict[object, object] = {}
 
     def __len__(self) -> int:
         return len(self.data)
@@ -276,122 +272,28 @@ class SourceText:
         first, last = self.line_range(start, end)
         return last - first + 1
 
-    @staticmethod
-    def additive(unit: str) -> bool:
-        """Whether sizes in ``unit`` add up over adjacent ranges (not so for lines,
-        which a shared line counts in both, nor for tokens, which merge across a cut)."""
-        return unit not in ("lines", "tokens")
-
-    def measure(self, unit: str, start: int, end: int, counter: TokenCounter | None = None) -> int:
-        return self.sizer(unit, counter)(start, end)
-
-    def sizer(self, unit: str, counter: TokenCounter | None = None) -> Callable[[int, int], int]:
-        """A fast ``size(start, end)`` function for one unit (the chunker's hot path),
-        made once per unit and kept. The ``tokens`` unit needs the ``counter`` (without one:
-        the counter this text was last measured with, if any)."""
-        if unit == "tokens" and counter is None:
-            # The tokenizer this text was last measured with (a view showing sizes next to
-            # the chunks of this file counts as they were counted).
-            size = self._sizers.get(("tokens", ""))
-            if size is None:
-                raise ValueError("the tokens unit needs a tokenizer to count with")
-            return size
-        key = (unit, counter.name if unit == "tokens" and counter is not None else None)
-        size = self._sizers.get(key)
+    def sizer(self, unit: str) -> Callable[[int, int], int]:
+        """A fast ``size(start, end)`` function in one of the text units (``nws``, ``chars``,
+        ``lines``), made once per unit and kept: the chunker's hot path. Sizes in tokens
+        depend on a tokenizer too: see :class:`explorer.engine.sizing.Measure`."""
+        size = self._sizers.get(unit)
         if size is None:
-            if unit == "tokens":
-                assert counter is not None
-                size = self._token_sizer(counter)
-            elif unit == "lines":
+            if unit == "lines":
                 size = self.lines
-            else:
+            elif unit in ("nws", "chars"):
                 size = self._counter(_NWS_DELETE if unit == "nws" else _CONTINUATION)
-            self._sizers[key] = size
-        if unit == "tokens":
-            self._sizers["tokens", ""] = size
-        return size
-
-    def _token_sizer(self, counter: TokenCounter) -> Callable[[int, int], int]:
-        """``size(start, end)`` in tokens, from counts made once per stretch of the file.
-
-        The file is cut into stretches at line starts where counts add up: for encodings
-        with ``clean_joins``, every line start whose line has a non-blank character (see
-        :func:`explorer.engine.tokens.starts_clean`), so a size is exact: the sum of the
-        whole stretches inside the range, plus the counts of its partial first and last
-        stretches (counted when asked, remembered). For other tokenizers the stretches are
-        lines and a size is an estimate (tokens can merge across a line break), close to
-        the count of the range's text: callers that promise a limit count their final text
-        exactly (see engine/fit.py)."""
-        data = self.data
-        count = counter.count_piece
-        ascii_text = self.text if self.is_ascii else None
-        bounds, firsts = self._token_stretches(counter.clean_joins)
-        prefix: list[int] = []
-        memo: dict[tuple[int, int], int] = {}
-
-        def text_of(start: int, end: int) -> str:
-            if ascii_text is not None:
-                return ascii_text[start:end]
-            # A binary search may ask about a range ending inside a character: its bytes are left out.
-            return data[start:end].decode("utf-8", "ignore")
-
-        def build() -> None:
-            if ascii_text is not None:
-                counts = [count(ascii_text[a:b]) for a, b in zip(bounds, bounds[1:])]
             else:
-                counts = [count(data[a:b].decode("utf-8", "surrogatepass")) for a, b in zip(bounds, bounds[1:])]
-            prefix.extend(accumulate(counts, initial=0))
-
-        def part(start: int, end: int) -> int:
-            found = memo.get((start, end))
-            if found is None:
-                found = memo[start, end] = count(text_of(start, end))
-            return found
-
-        def size(start: int, end: int) -> int:
-            if end <= start:
-                return 0
-            if not prefix:
-                build()
-            first = bisect_left(bounds, start)  # the first stretch edge at or after start
-            last = bisect_right(bounds, end) - 1  # the last at or before end...
-            if bounds[last] != end and firsts[last] >= end:
-                last -= 1  # ...whose line's first character is in the range (else it is no clean join)
-            if last <= first:
-                return part(start, end)
-            total = prefix[last] - prefix[first]
-            if bounds[first] != start:
-                total += part(start, bounds[first])
-            if bounds[last] != end:
-                total += part(bounds[last], end)
-            return total
-
+                raise ValueError(f"{unit!r} is not a unit of the text alone (nws, chars, lines)")
+            self._sizers[unit] = size
         return size
 
-    def _token_stretches(self, clean_joins: bool) -> tuple[list[int], list[int]]:
-        """The edges of the stretches :meth:`_token_sizer` counts (the file's start and end
-        included) and, for each, where its line's first non-blank character is."""
-        data, size = self.data, len(self.data)
-        if not clean_joins:
-            starts = self.line_starts
-            return [*starts, size], [*starts, size]
-        bounds, firsts = [0], [0]
-        # Each line after a \n, with its indentation (a line after a lone \r is no clean join).
-        for found in _INDENTED_LINE.finditer(data):
-            start, at = found.start() + 1, found.end()
-            if at == size:
-                continue
-            byte = data[at]
-            if byte < 0x80:
-                if byte in _UNCLEAN_ASCII or (byte == 0x2F and at == start):
-                    continue
-            elif data[at : at + 4].decode("utf-8", "ignore")[:1].isspace():
-                continue
-            bounds.append(start)
-            firsts.append(at)
-        bounds.append(size)
-        firsts.append(size)
-        return bounds, firsts
+    def kept(self, key: object, make: Callable[[], _T]) -> _T:
+        """What ``make()`` builds for this text, built once per ``key`` and kept with it (the
+        measures built on a file: a tokenizer's counts of its stretches)."""
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = make()
+        return cast(_T, found)
 
     def _counter(self, delete: bytes) -> Callable[[int, int], int]:
         """``size(start, end)``: the bytes in the range that are not in ``delete``.
@@ -452,21 +354,8 @@ def nws_count(text: str) -> int:
     return len(text) - sum(text.count(c) for c in _WHITESPACE_CHARS)
 
 
-def text_measure(unit: str, counter: TokenCounter | None = None) -> Callable[[str], int]:
-    """``measure(text)``: the size of a ``str`` in a unit, as :meth:`SourceText.sizer` measures
-    a range of a file (tokens: the tokenizer's exact count of the text, special tokens included)."""
-    if unit == "tokens":
-        if counter is None:
-            raise ValueError("the tokens unit needs a tokenizer to count with")
-        return counter.count
-    if unit == "nws":
-        return nws_count
-    if unit == "chars":
-        return len
-    return _line_count
-
-
-def _line_count(text: str) -> int:
+def line_count(text: str) -> int:
+    """Lines of a ``str`` (split as :func:`split_lines` splits)."""
     return len(split_lines(text))
 
 

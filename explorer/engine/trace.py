@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .api import parse
-from .chunker import ATTACH_FORWARD, Piece, iter_spans
+from .chunker import Piece, iter_spans
+from .kinds import ATTACH_FORWARD, is_comment
 from .model import Range
 from .options import ChunkOptions
 from .parse import ParsedFile
@@ -94,7 +95,7 @@ class _Narrator:
     def __init__(self, parsed: ParsedFile, options: ChunkOptions):
         self.parsed = parsed
         self.src = parsed.source
-        self.size = self.src.sizer(options.size_unit, options.counter)
+        self.size = options.measure.sizer(self.src)
         self.unit = options.size_unit
         self.limit = options.max_size
         self.pending: list[TraceStep] = []
@@ -163,7 +164,7 @@ class _Narrator:
 
     def _keep_together(self, piece: Piece) -> None:
         nodes = piece.nodes or ()
-        lead = [n for n in nodes if n.is_named and ("comment" in n.type or n.type in ATTACH_FORWARD)]
+        lead = [n for n in nodes if n.is_named and (is_comment(n.type) or n.type in ATTACH_FORWARD)]
         core = [n for n in nodes if n.is_named and n not in lead]
         if lead and core and len(nodes) > 1 and nodes[0] in lead:
             kinds = ", ".join(sorted({n.type for n in lead}))

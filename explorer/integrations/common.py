@@ -101,8 +101,8 @@ def chunk_metadata(rel: str, language: str | None, chunk: Chunk, id_: str, file_
         "file_hash": file_hash,
         "line_start": chunk.line_range.start + 1,
         "line_end": chunk.line_range.end + 1,
-        "scope": " > ".join(str(s.get("name", "")) for s in reversed(context.get("scope") or ())),  # outermost first
-        "entities": ", ".join(str(e.get("name", "")) for e in context.get("entities") or ()),
+        "scope": " > ".join(s.name for s in reversed(context.scope)),  # outermost first
+        "entities": ", ".join(e.name for e in context.entities),
         "chunk_index": chunk.index,
         "total_chunks": chunk.total_chunks,
     }

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..engine.cancel import ShouldStop
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import (
     EvalConfig,
@@ -66,7 +67,7 @@ def evaluate_paths(
     jobs: int | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
     on_setting: Callable[[SettingEval], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
     keep_prepared: bool = False,
 ) -> PathsEvaluation:
     """Evaluate ``settings`` (see :func:`explorer.engine.retrieval.evaluate`) over the

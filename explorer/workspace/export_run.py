@@ -18,12 +18,13 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
 from ..engine.batch import BatchFile, ProgressCallback, chunk_batch_stream, default_jobs
 from ..engine.batch.tally import RunTally
+from ..engine.cancel import Cancelled, ShouldStop, stop_if_asked
 from ..engine.files import DEFAULT_MAX_BYTES
 from ..engine.options import ChunkOptions
 from .atomic import atomic_writer
@@ -32,11 +33,6 @@ from .walk import WalkOptions, WalkPlan, plan
 
 #: Below this many files a process pool costs more than it saves (when jobs are not given).
 POOL_THRESHOLD = 16
-
-
-class ExportCancelled(Exception):
-    """The caller's ``is_cancelled`` said stop; raised inside the writer so an atomic
-    output is discarded."""
 
 
 @dataclass(slots=True)
@@ -60,7 +56,7 @@ def write_export(
     extra: Mapping[str, Any] | None = None,
     output_path: str | None = None,
     on_progress: ProgressCallback | None = None,
-    is_cancelled: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
     timeout: float | None = None,
     engine: str = "local",
     ray_address: str | None = None,
@@ -92,8 +88,7 @@ def write_export(
                                 ray_address=ray_address, shared_storage=shared_storage)
     try:
         for walked, result in zip(files, stream):
-            if is_cancelled is not None and is_cancelled():
-                raise ExportCancelled
+            stop_if_asked(should_stop)  # raised inside the writer, so an atomic output is discarded
             count, encoded = result.analysis if result.ok else (0, b"")
             tally.add(result, walked.rel, chunks=count if result.ok else None)
             if lines is not None:
@@ -121,5 +116,5 @@ def export_tree_file(root: str, options: ChunkOptions, walk: WalkOptions | None,
     try:
         with atomic_writer(target, binary=True) as out:
             return write_export(out, files_plan, options, output_path=target, **kwargs)
-    except ExportCancelled:
+    except Cancelled:
         return None

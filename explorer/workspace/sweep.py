@@ -4,10 +4,11 @@ excludes, size cap), then the engine measures the settings over the files found
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.batch import BatchFile, ProgressCallback
+from ..engine.cancel import ShouldStop
 from ..engine.measure.sweep import DEFAULT_EMBEDDING_DIM, SweepResult, sweep
 from ..engine.options import ChunkOptions
 from .walk import PathArg, WalkOptions, WalkPlan, plan_of
@@ -21,7 +22,7 @@ def sweep_paths(
     base: ChunkOptions | None = None,
     jobs: int | None = None,
     on_progress: ProgressCallback | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
     embedding_dim: int = DEFAULT_EMBEDDING_DIM,
 ) -> SweepResult:
     """Measure every setting over the files under ``paths`` (directories walked with

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.engine.api import CANCEL_CHECK_EVERY, ChunkingCancelled, chunk_parsed, parse
+from explorer.engine.api import CANCEL_CHECK_EVERY, chunk_parsed, parse
 from explorer.engine.batch import chunk_batch_stream
+from explorer.engine.cancel import Cancelled
 from explorer.engine.measure.sweep import sweep
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.export_run import export_tree_file
@@ -18,7 +19,7 @@ SMALL = ChunkOptions(max_size=40)
 
 
 class Probe:
-    """``is_cancelled`` that answers False ``after`` times, then True; counts the questions."""
+    """``should_stop`` that answers False ``after`` times, then True; counts the questions."""
 
     def __init__(self, after: int = 0) -> None:
         self.after = after
@@ -48,11 +49,11 @@ def test_chunking_stops_at_the_first_check_that_says_so():
     total = len(chunk_parsed(parsed, SMALL))
     assert total > 2 * CANCEL_CHECK_EVERY
     probe = Probe(after=1)
-    with pytest.raises(ChunkingCancelled):
-        chunk_parsed(parsed, SMALL, is_cancelled=probe)
+    with pytest.raises(Cancelled):
+        chunk_parsed(parsed, SMALL, should_stop=probe)
     assert probe.asked == 2
     never = Probe(after=10**9)
-    assert len(chunk_parsed(parsed, SMALL, is_cancelled=never)) == total
+    assert len(chunk_parsed(parsed, SMALL, should_stop=never)) == total
     assert never.asked == 2 * (total // CANCEL_CHECK_EVERY)  # spans, then chunks
 
 
@@ -78,9 +79,26 @@ def test_a_cancelled_export_writes_nothing_and_leaves_no_temporary_file(files, t
     target = tmp_path / "out" / "export.json"
     target.parent.mkdir()
     probe = Probe(after=3)
-    assert export_tree_file(str(tmp_path), SMALL, None, str(target), jobs=1, is_cancelled=probe) is None
+    assert export_tree_file(str(tmp_path), SMALL, None, str(target), jobs=1, should_stop=probe) is None
     assert probe.asked == 4
     assert list(target.parent.iterdir()) == []
-    done = export_tree_file(str(tmp_path), SMALL, None, str(target), jobs=1, is_cancelled=Probe(after=10**9))
+    done = export_tree_file(str(tmp_path), SMALL, None, str(target), jobs=1, should_stop=Probe(after=10**9))
     assert done is not None and done.tally.files == len(files)
     assert target.exists()
+
+
+def test_bm25_stops_between_batches_of_documents_and_of_queries():
+    from explorer.engine.retrieval.bm25 import STOP_CHECK_EVERY, BM25Retriever
+
+    documents = [f"def handler_{i}(request): return parse_{i % 7}(request)" for i in range(2 * STOP_CHECK_EVERY + 5)]
+    queries = [f"handler {i} parse" for i in range(3 * STOP_CHECK_EVERY)]
+    retriever = BM25Retriever()
+    for after in (1, 3, 5):  # while tokenizing documents, then while ranking queries
+        probe = Probe(after=after)
+        with pytest.raises(Cancelled):
+            retriever.search(documents, queries, 5, should_stop=probe)
+        assert probe.asked == after + 1
+    whole = retriever.search(documents, queries, 5)
+    asked = Probe(after=10**9)
+    assert (retriever.search(documents, queries, 5, should_stop=asked).ids == whole.ids).all()
+    assert asked.asked == 3 + 3  # three batches of documents, three of queries

@@ -68,7 +68,7 @@ def test_full_context_keys_and_content():
          "signature": "deleteUser(id: string): void"}]
     assert [i["name"] for i in ctx["imports"]] == ["Database", "Logger", "unused", "helpers", "./polyfill"]
     assert ctx["imports"][3] == {"name": "helpers", "source": "./helpers", "isNamespace": True}
-    json.dumps(ctx)
+    assert json.loads(json.dumps(ctx.to_dict())) == dict(ctx)  # the wire form is the mapping read
 
 
 def test_none_mode_is_empty_and_adds_nothing():

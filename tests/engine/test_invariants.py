@@ -205,7 +205,7 @@ def test_definitions_that_fit_stay_whole_with_the_comment_above(path, crlf):
         chunks = explorer.chunk(str(path), src.data, context_mode="none", **options)
         starts = [c.byte_range.start for c in chunks]
         for start, end, what in definitions + commented:
-            if src.measure(unit, *_whole_lines(src, start, end)) > limit:
+            if src.sizer(unit)(*_whole_lines(src, start, end)) > limit:
                 continue
             checked += 1
             holder = _holder(chunks, starts, start)

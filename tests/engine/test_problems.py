@@ -92,7 +92,7 @@ def test_definitions_larger_than_the_limit_are_cut_because_too_big():
     too_big = kinds(found, "too-big")
     assert [p.excerpt for p in too_big] == ["class Mixin(Base):"]
     assert "class_definition of" in too_big[0].detail and "> 60" in too_big[0].detail
-    assert cut_too_big(parsed, chunks, "nws", 60) == (1, found.definitions) and found.definitions == 3
+    assert cut_too_big(parsed, chunks, ChunkOptions(max_size=60)) == (1, found.definitions) and found.definitions == 3
     assert not kinds(found, "split")  # the chunker keeps every definition that fits whole
 
 

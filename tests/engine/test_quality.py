@@ -10,10 +10,10 @@ import json
 
 import pytest
 
+from explorer.engine.kinds import definition_kinds
 from explorer.engine.measure.quality import (
     classify_cut,
     cut_offsets,
-    definition_kinds,
     definition_spans,
     measure_file,
     percentile,

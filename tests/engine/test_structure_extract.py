@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from structure_helpers import extract, names, one, parse
 
+from explorer.engine.kinds import entity_type
 from explorer.engine.languages import GRAMMARS, UNSAFE_GRAMMARS
 from explorer.engine.structure import ENTITY_TYPES, FULL_LANGUAGES, extract_structure, structure_level
 from explorer.engine.structure.docstrings import comment_doc, is_doc_comment, python_string_doc, trim
 from explorer.engine.structure.specs import compiled_query
-from explorer.engine.structure.specs.generic import classify
 
 TS_CALCULATOR = """class Calculator {
   add(a: number, b: number): number {
@@ -67,16 +67,16 @@ def test_generic_languages_find_named_definitions():
 
 
 def test_generic_classification_of_node_kinds():
-    assert classify("function_definition") == "function"
-    assert classify("class_declaration") == "class"
-    assert classify("struct_item") == "type"
-    assert classify("module_definition") == "module"
-    assert classify("import_statement") == "import"
-    assert classify("preproc_include") == "import"
-    assert classify("call_expression") is None
-    assert classify("function_call") is None
-    assert classify("type_parameter_declaration") is None
-    assert classify("storage_class_specifier") is None
+    assert entity_type("function_definition") == "function"
+    assert entity_type("class_declaration") == "class"
+    assert entity_type("struct_item") == "type"
+    assert entity_type("module_definition") == "module"
+    assert entity_type("import_statement") == "import"
+    assert entity_type("preproc_include") == "import"
+    assert entity_type("call_expression") is None
+    assert entity_type("function_call") is None
+    assert entity_type("type_parameter_declaration") is None
+    assert entity_type("storage_class_specifier") is None
 
 
 # -- single entities (51-58) ------------------------------------------------------------------
@@ -368,8 +368,8 @@ def test_typescript_imports():
     flags = [(e.is_default, e.is_namespace, e.is_side_effect) for e in structure.imports]
     assert flags == [(False, False, False)] * 2 + [(True, False, False), (False, True, False),
                                                      (False, False, False), (False, False, True)]
-    assert structure.imports[2].import_info() == {"name": "React", "source": "react", "isDefault": True}
-    assert structure.imports[3].import_info() == {"name": "path", "source": "path", "isNamespace": True}
+    assert structure.imports[2].import_entry().to_dict() == {"name": "React", "source": "react", "isDefault": True}
+    assert structure.imports[3].import_entry().to_dict() == {"name": "path", "source": "path", "isNamespace": True}
 
 
 def test_import_counts():

@@ -84,13 +84,13 @@ def test_slice_and_sizes_match_the_text(count_nws, lines_of, text, data):
     assert src.slice(start, end) == part
     assert src.nws(start, end) == count_nws(part) == nws_count(part)
     assert src.chars(start, end) == len(part)
-    assert src.measure("nws", start, end) == count_nws(part)
-    assert src.measure("chars", start, end) == len(part)
+    assert src.sizer("nws")(start, end) == count_nws(part)
+    assert src.sizer("chars")(start, end) == len(part)
     # ``lines`` counts the lines a range touches: those holding one of its characters.
     # (A range starting between \r and \n: its \n is on the line the \r ends, and
     # ``lines_of`` counts that \n as one line too.)
     touched = len(lines_of(part)) if part else 0
-    assert src.lines(start, end) == src.measure("lines", start, end) == touched
+    assert src.lines(start, end) == src.sizer("lines")(start, end) == touched
 
 
 def test_sizes_over_long_ranges_use_the_block_counts_correctly(count_nws):

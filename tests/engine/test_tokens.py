@@ -21,6 +21,7 @@ from explorer.engine.context import make_context_builder
 from explorer.engine.fit import GIVE_WAY, Fitter
 from explorer.engine.measure.quality import _captures, definition_spans
 from explorer.engine.options import ChunkOptions
+from explorer.engine.sizing import measure_for
 from explorer.engine.tokens import TokenizerError, _load, get_counter
 
 
@@ -125,7 +126,7 @@ def test_a_definition_that_fits_the_room_left_is_not_split() -> None:
     chunks = explorer.chunk("textwrap.py", source, **options.to_dict())
     parsed = explorer.engine.api.parse("textwrap.py", source, options)
     fitter = Fitter(parsed, options, make_context_builder(parsed, options, parsed.path))
-    size = parsed.source.sizer("tokens", options.counter)
+    size = options.measure.sizer(parsed.source)
     checked = 0
     root, language = parsed.root, parsed.language
     for start, end, _kind, _top in definition_spans(root, language, _captures(root, language)):
@@ -249,16 +250,16 @@ def test_tokens_without_a_tokenizer_names_the_fix() -> None:
 
 def test_unknown_encoding_lists_the_known_ones() -> None:
     with pytest.raises(TokenizerError, match="unknown tokenizer 'cl100k'.*cl100k_base, o200k_base"):
-        ChunkOptions(tokenizer="cl100k")
+        ChunkOptions.build(tokenizer="cl100k")
 
 
 def test_missing_and_corrupt_tokenizer_files(tmp_path: Path) -> None:
     with pytest.raises(TokenizerError, match="not found"):
-        ChunkOptions(tokenizer=str(tmp_path / "tokenizer.json"))
+        ChunkOptions.build(tokenizer=str(tmp_path / "tokenizer.json"))
     bad = tmp_path / "bad.json"
     bad.write_text('{"version": "1.0", "model": ', encoding="utf-8")
     with pytest.raises(TokenizerError, match="not a valid tokenizer.json"):
-        ChunkOptions(tokenizer=str(bad))
+        ChunkOptions.build(tokenizer=str(bad))
 
 
 def test_a_missing_package_names_the_extra(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -299,4 +300,4 @@ def test_range_sizes_are_exact_for_clean_join_encodings(lines: list[str], ends: 
     data = source.data
     start, end = sorted(min(c, len(data)) for c in cuts)
     start, end = source.floor_char_boundary(start), source.floor_char_boundary(end)
-    assert source.measure("tokens", start, end, counter) == counter.count(data[start:end].decode("utf-8"))
+    assert measure_for("tokens", name).size(source, start, end) == counter.count(data[start:end].decode("utf-8"))

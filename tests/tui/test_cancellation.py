@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.engine.api import CANCEL_CHECK_EVERY, ChunkingCancelled
+from explorer.engine.api import CANCEL_CHECK_EVERY
+from explorer.engine.cancel import Cancelled
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import trace_parsed
 from explorer.tui.compare.model import compare
 from explorer.tui.document.load import chunk_file, load_file
-from explorer.tui.teach.model import TraceCancelled, compute_run
+from explorer.tui.teach.model import compute_run
 
 SMALL = ChunkOptions(max_size=40)
 
 
 class Probe:
-    """``is_cancelled`` that answers False ``after`` times, then True; counts the questions."""
+    """``should_stop`` that answers False ``after`` times, then True; counts the questions."""
 
     def __init__(self, after: int = 0) -> None:
         self.after = after
@@ -42,7 +43,7 @@ def test_a_superseded_trace_stops_mid_way(big):
     steps = sum(1 for _ in trace_parsed(big.parsed, SMALL))
     assert steps > 4 * 512  # long enough that stopping early is visible
     probe = Probe(after=1)
-    with pytest.raises(TraceCancelled):
+    with pytest.raises(Cancelled):
         compute_run(big, SMALL, probe)
     assert probe.asked == 2  # asked every 512 steps: stopped at the second question
 
@@ -59,7 +60,7 @@ def test_a_superseded_chunking_stops_mid_way(big):
     total = len(chunk_file(big, SMALL).chunks)
     assert total > 2 * CANCEL_CHECK_EVERY
     probe = Probe(after=1)
-    with pytest.raises(ChunkingCancelled):
+    with pytest.raises(Cancelled):
         chunk_file(big, SMALL, probe)
     assert probe.asked == 2
 

@@ -7,6 +7,7 @@ import gc
 import re
 from pathlib import Path
 
+from explorer.engine.sizing import measure_for
 from explorer.tui.app_messages import FileChosen
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.footer import KeyFooter
@@ -31,7 +32,7 @@ def shown_sizes(tree: AstTree) -> list[tuple[int, int, str]]:
 
 
 def expected_size(tree: AstTree, entry: AstEntry, unit: str) -> int:
-    return tree.parsed.source.measure(unit, entry.node.start_byte, entry.node.end_byte)
+    return measure_for(unit, None).size(tree.parsed.source, entry.node.start_byte, entry.node.end_byte)
 
 
 async def test_ast_rows_show_sizes_against_the_limit_in_force(project: Path):

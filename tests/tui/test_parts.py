@@ -182,7 +182,7 @@ def test_a_cancelled_tree_export_writes_nothing(tmp_path):
     target = tmp_path / "out.json"
     progress = []
     done = export_tree(str(FIXTURES), ChunkOptions(), None, str(target),
-                       on_progress=lambda d, t: progress.append((d, t)), is_cancelled=lambda: len(progress) >= 1)
+                       on_progress=lambda d, t: progress.append((d, t)), should_stop=lambda: len(progress) >= 1)
     assert done is None
     assert not target.exists() and list(tmp_path.iterdir()) == []
     finished = export_tree(str(FIXTURES), ChunkOptions(), None, str(target))

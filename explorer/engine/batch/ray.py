@@ -26,6 +26,7 @@ import time
 from collections.abc import Generator, Iterator
 from typing import Any, cast
 
+from ..options import ChunkOptions
 from .task import (
     TASK_FILES,
     BatchFile,
@@ -181,8 +182,6 @@ def chunk_dataset(dataset: Any, *, path_column: str = "path", content_column: st
     with one row per chunk: the JSONL record ``{"path", "language", **Chunk.to_dict()}``.
     Options as for :func:`explorer.chunk`. A file that cannot be chunked (binary, broken)
     gives no rows; the others are not affected."""
-    from ..options import ChunkOptions
-
     settings = BatchSettings(ChunkOptions.build(options.pop("options", None), **options), timeout=timeout)
     return dataset.flat_map(_ChunkRows(settings, path_column, content_column))
 

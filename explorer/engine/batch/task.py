@@ -4,7 +4,7 @@ handing results out in input order.
 
 The runners (:mod:`.local` on local processes, :mod:`.ray` on Ray) only
 schedule :func:`chunk_task` calls and recover from dead workers; the front
-(:mod:`.batch`) checks the arguments and picks one. A file that fails becomes a
+(:mod:`explorer.engine.batch`) checks the arguments and picks one. A file that fails becomes a
 result with an error kind (below); the batch itself never fails.
 """
 
@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from ..api import chunk_parsed, parse
 from ..containers.notebook import NotebookError
 from ..files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
+from ..languages import GRAMMARS, UNSAFE_GRAMMARS, detect_language, get_parser
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile, UnsupportedLanguageError
@@ -136,8 +138,6 @@ def timed_out(label: str, timeout: float | None, started: float) -> BatchResult:
 
 def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, keep_chunks: bool,
                max_bytes: int | None, result: BatchResult, started: float) -> BatchResult:
-    from ..api import chunk_parsed, parse  # the engine proper; imported late for lean workers
-
     label = job.label
     try:
         opts = ChunkOptions.build(options, **job.options) if job.options else options
@@ -235,8 +235,6 @@ def chunk_task(task: Sequence[BatchFile], settings: BatchSettings) -> list[Batch
 def _warm_up(label: str, data: str | bytes, options: ChunkOptions) -> None:
     """Load the grammar before the clock starts: a worker's first file of a language
     would otherwise carry the one-time loading cost in its throughput figure."""
-    from ..languages import GRAMMARS, UNSAFE_GRAMMARS, detect_language, get_parser
-
     head = data[:256] if isinstance(data, bytes) else data[:256].encode("utf-8", "surrogatepass")
     language = options.language or detect_language(label, head)
     if language in GRAMMARS and language not in UNSAFE_GRAMMARS and options.strategy == "ast":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..languages import tag_language
-from . import RegionSpec, line_aligned
+from .region import RegionSpec, line_aligned
 
 _ELEMENTS = {"script_element": "javascript", "style_element": "css"}
 #: Astro's frontmatter is TypeScript.

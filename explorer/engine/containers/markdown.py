@@ -5,7 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..languages import tag_language
-from . import RegionSpec, line_aligned
+from .region import RegionSpec, line_aligned
 
 #: Blocks nest inside these (lists, block quotes, sections): the search descends into them only.
 _BLOCK_PARENTS = frozenset({"document", "section", "list", "list_item", "block_quote"})

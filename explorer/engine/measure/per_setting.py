@@ -19,15 +19,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
 
 from ..api import chunk_parsed
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import LINES_STRATEGY, ParsedFile, parse_source
+from ..structure import FileStructure
 
 
-def chunk_setting(parsed: ParsedFile, options: ChunkOptions, *, structure: Any = None) -> list[Chunk]:
+def chunk_setting(parsed: ParsedFile, options: ChunkOptions, *, structure: FileStructure | None = None) -> list[Chunk]:
     """The chunks of ``parsed`` under ``options`` (``structure``: the file's, when the
     caller has it, for the AST chunker's context)."""
     if options.strategy == "lines" and (parsed.tree is not None or parsed.regions):

@@ -9,11 +9,11 @@ chunk it concerns:
 
 * ``too-big``: a definition (function, class, method ...) larger than the max size, so
   no chunk holds it whole: located at the definition, in the chunk where it starts.
-  Definitions are those of the quality measures (:func:`metrics.definition_spans`,
+  Definitions are those of the quality measures (:func:`.quality.definition_spans`,
   decorators and wrappers included).
 * ``split``: a definition that fits in one chunk but that no chunk holds (the chunker
   should never do this).
-* ``tiny``: a chunk with fewer than :data:`metrics.TINY_NWS` non-whitespace characters.
+* ``tiny``: a chunk with fewer than :data:`.quality.TINY_NWS` non-whitespace characters.
 * ``dangling``: a chunk whose last token opens something the next chunk continues
   (``=``, ``{``, ``(``, ``[``, ``:`` ..., see :data:`OPENERS`).
 * ``closer``: a chunk whose first token closes something opened in an earlier chunk
@@ -38,9 +38,9 @@ from tree_sitter import Node
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
+from ..sizing import Measure
 from ..text import SourceText
-from .analyzers import analyze_metrics_with_lines
-from .quality import TINY_NWS, FileMetrics, Holders, definition_spans, measure_file
+from .quality import TINY_NWS, FileMetrics, Holders, definition_spans
 
 #: Every kind, worst first (the order of the TUI's columns and filters).
 PROBLEM_KINDS = ("split", "dangling", "closer", "forced", "too-big", "embedded", "tiny")
@@ -155,7 +155,7 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
         definitions = definition_spans(root, parsed.language)
         found.definitions = len(definitions)
         holders = Holders(spans)
-        for start, end, kind, size, pieces in definitions_not_held(src, definitions, spans, unit):
+        for start, end, kind, size, pieces in definitions_not_held(src, definitions, spans, options.measure):
             where = max(0, holders.last_start(start))
             if size > limit:
                 detail = f"{kind} of {size:,} {unit} > {limit:,}, in {pieces} chunks"
@@ -174,34 +174,37 @@ def embedded_size(chunk: Chunk) -> int:
 
 
 def definitions_not_held(
-    src: SourceText, definitions: Sequence[tuple[int, int, str, bool]], spans: Sequence[tuple[int, int]], unit: str,
+    src: SourceText, definitions: Sequence[tuple[int, int, str, bool]], spans: Sequence[tuple[int, int]],
+    measure: Measure,
 ) -> list[tuple[int, int, str, int, int]]:
     """``(start, end, kind, size, pieces)`` of the definitions no single chunk (byte
     range in ``spans``) contains; ``pieces``: the chunks they touch."""
     holders = Holders(spans)
+    size = measure.sizer(src)
     found = []
     for start, end, kind, _top in definitions:
         if holders.holds(start, end):
             continue
         pieces = holders.last_start(max(start, end - 1)) - max(0, holders.last_start(start))
-        found.append((start, end, kind, src.measure(unit, start, end), max(1, pieces + 1)))
+        found.append((start, end, kind, size(start, end), max(1, pieces + 1)))
     return found
 
 
 def cut_too_big(
-    parsed: ParsedFile, chunks: Sequence[Chunk], unit: str, max_size: int,
+    parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOptions,
     definitions: Sequence[tuple[int, int, str, bool]] | None = None,
 ) -> tuple[int, int]:
     """``(definitions cut because they are larger than max_size, all definitions)`` of a
-    chunked file; (0, 0) without a tree. ``definitions``: the file's
-    :func:`metrics.definition_spans`, when already known (a sweep finds them once per file)."""
+    file chunked with ``options``; (0, 0) without a tree. ``definitions``: the file's
+    :func:`.quality.definition_spans`, when already known (a sweep finds them once per file)."""
     root = parsed.root
     if root is None or parsed.language is None:
         return 0, 0
     if definitions is None:
         definitions = definition_spans(root, parsed.language)
     spans = [(c.byte_range.start, c.byte_range.end) for c in chunks]
-    cut = sum(1 for *_, size, _ in definitions_not_held(parsed.source, definitions, spans, unit) if size > max_size)
+    held_not = definitions_not_held(parsed.source, definitions, spans, options.measure)
+    cut = sum(1 for *_, size, _ in held_not if size > options.max_size)
     return cut, len(definitions)
 
 
@@ -212,23 +215,6 @@ def problems_by_chunk(found: FileProblems) -> tuple[tuple[Problem, ...], ...]:
         if 0 <= problem.chunk < found.chunks:
             per[problem.chunk].append(problem)
     return tuple(tuple(p) for p in per)
-
-
-def analyze_problems(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions,
-                     seconds: dict[str, float]) -> FileProblems:
-    """Batch analyzer (:mod:`explorer.engine.batch`): the file's problems, computed in the worker."""
-    return find_problems(parsed, chunks, options)
-
-
-def analyze_quality(parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions, seconds: dict[str, float],
-                    *, baseline: bool = False) -> tuple[FileMetrics, FileProblems, FileMetrics | None]:
-    """Batch analyzer: the file's quality measures, its problems and (with ``baseline``) the
-    measures of the line-packing baseline (:func:`batch.analyze_metrics_with_lines`)."""
-    if baseline:
-        measures, lines = analyze_metrics_with_lines(parsed, chunks, options, seconds)
-    else:
-        measures, lines = measure_file(parsed, chunks, options, seconds=seconds), None
-    return measures, find_problems(parsed, chunks, options), lines
 
 
 def file_record(measures: FileMetrics, found: FileProblems) -> dict[str, Any]:

@@ -24,15 +24,15 @@ Definitions:
   at the start of one of ``P``'s children (so it sits in a stretch no child
   covers, holding the non-whitespace character at ``c``); *stmt* / *sibling* if
   ``P`` has a named child ending at or before ``c`` and one starting at or after
-  it, *stmt* when ``P`` is a statement container (:data:`CONTAINER_KINDS` or
-  :data:`_CONTAINER_WORDS`, or the root); *inner* otherwise. *midline*: non-
+  it, *stmt* when ``P`` is a statement container (the root, or see
+  :func:`explorer.engine.kinds.is_statement_container`); *inner* otherwise. *midline*: non-
   whitespace before ``c`` on its line. Files without a tree (line fallback) have
   no cut classification and are left out of the cut percentages.
-* **definitions**: node kinds from :data:`DEFINITION_KINDS` for the languages
-  listed there, else any named kind matching :data:`_DEFINITION_WORDS`. A
-  definition's span takes in its wrapper (:data:`WRAPPER_KINDS`: ``export``,
+* **definitions**: the node kinds of :func:`explorer.engine.kinds.definition_kinds` (a
+  table for the languages known well, else a rule by name). A
+  definition's span takes in its wrapper (:data:`~explorer.engine.kinds.WRAPPER_KINDS`: ``export``,
   decorated definitions, templates) and the decorators/attributes directly before
-  it (:data:`~explorer.engine.chunker.ATTACH_FORWARD`, the kinds the chunker keeps with
+  it (:data:`~explorer.engine.kinds.ATTACH_FORWARD`, the kinds the chunker keeps with
   the next node). *Top-level* means no other definition encloses it.
   A definition *fits* when its span measures <= max_size; it is *split* when no
   single chunk contains the span.
@@ -55,86 +55,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
 
-from ..chunker import ATTACH_FORWARD
+from ..kinds import ATTACH_FORWARD, NEEDS_BODY, WRAPPER_KINDS, comment_kinds, definition_kinds, is_statement_container
 from ..languages import get_language
 from ..options import ChunkOptions
 from ..parse import ParsedFile
+from ..sizing import Measure, SizeUnit, measure_for
 from ..text import WHITESPACE, SourceText
-
-if TYPE_CHECKING:
-    from ..tokens import TokenCounter
 
 #: Chunks with fewer non-whitespace characters than this are fragments ("tiny").
 TINY_NWS = 50
 
 CUT_KINDS = ("token", "stmt", "sibling", "inner")
-
-#: Nodes whose named children are statements or declarations: a cut between two
-#: of them is a *stmt* cut. The root of every tree is one too.
-CONTAINER_KINDS = frozenset(
-    {
-        # whole files
-        "module", "program", "source_file", "translation_unit", "compilation_unit", "chunk",
-        # blocks of statements
-        "block", "statement_block", "compound_statement", "statement_list", "body_statement",
-        "constructor_body", "match_block", "do_block",
-        # bodies of declarations
-        "class_body", "declaration_list", "field_declaration_list", "interface_body",
-        "enum_body", "enum_variant_list", "object_type",
-        # case arms hold statements directly
-        "switch_body", "switch_block", "switch_block_statement_group", "switch_case",
-        "switch_default", "case_statement", "expression_case", "default_case", "type_case",
-        "communication_case", "select_statement",
-        # preprocessor conditionals wrap top-level declarations in C headers
-        "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
-    }
-)
-#: The generic rule for grammars the table does not know.
-_CONTAINER_WORDS = re.compile(
-    r"(^|_)(block|body|program|module|suite|statements|declarations|declaration_list|"
-    r"source_file|translation_unit|compilation_unit)$"
-)
-
-#: Definition node kinds of the languages we know well.
-_JS = ("function_declaration", "generator_function_declaration", "class_declaration", "method_definition")
-_TS = _JS + ("abstract_class_declaration", "interface_declaration", "enum_declaration", "internal_module", "module")
-_C = ("function_definition", "struct_specifier", "union_specifier", "enum_specifier")
-DEFINITION_KINDS: dict[str, tuple[str, ...]] = {
-    "python": ("function_definition", "class_definition"),
-    "javascript": _JS,
-    "typescript": _TS,
-    "tsx": _TS,
-    "go": ("function_declaration", "method_declaration", "type_declaration"),
-    "rust": (
-        "function_item", "impl_item", "trait_item", "struct_item", "enum_item", "union_item",
-        "mod_item", "macro_definition",
-    ),
-    "java": (
-        "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-        "annotation_type_declaration", "method_declaration", "constructor_declaration",
-    ),
-    "c": _C,
-    "cpp": _C + ("class_specifier", "namespace_definition"),
-}
-#: Type specifiers are definitions only with a body (``struct s {...}``, not ``struct s *p``).
-NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
-#: The generic rule: a named kind that names a function/class-like thing. Words that
-#: also name other things (a Haskell data ``constructor``, a ``record`` pattern)
-#: need a definition suffix; prefixes that mean an expression (anonymous, arrow) are out.
-_DEFINITION_WORDS = re.compile(
-    r"^(abstract_|singleton_|protocol_|file_scoped_|package_|companion_|secondary_|generator_)?"
-    r"(?:(function|method|class|struct|enum|interface|trait|impl|module|protocol|subroutine|procedure)"
-    r"(_(definition|declaration|item|specifier|def|decl))?"
-    r"|(constructor|record|union|object|namespace)_(definition|declaration|item|specifier|def|decl))$"
-)
-#: Parents that wrap a definition and belong to it (``export``, decorators, templates).
-WRAPPER_KINDS = frozenset(
-    {"decorated_definition", "export_statement", "template_declaration", "ambient_declaration", "type_definition"}
-)
 
 _WS = re.compile(b"[" + re.escape(WHITESPACE) + b"]*")
 _NEWLINES = re.compile(rb"\r\n|\r|\n")
@@ -246,7 +181,7 @@ def measure_file(
     options: ChunkOptions | None = None,
     *,
     max_size: int | None = None,
-    size_unit: str | None = None,
+    size_unit: SizeUnit | None = None,
     seconds: Mapping[str, float] | None = None,
 ) -> FileMetrics:
     """All per-file measures. ``chunks``: ``Chunk`` objects or ``(start, end[, text])`` byte ranges.
@@ -257,10 +192,11 @@ def measure_file(
     the baseline's chunks, so its cuts are classified too."""
     options = options or ChunkOptions()
     max_size = options.max_size if max_size is None else max_size
-    unit = options.size_unit if size_unit is None else size_unit
+    measure = options.measure if size_unit is None else measure_for(size_unit, options.tokenizer)
+    unit = measure.unit
     src = parsed.source
     spans = sorted(_as_spans(chunks, src), key=lambda s: (s[0], s[1]))
-    counter = options.counter if unit == "tokens" else None
+    size = measure.sizer(src)
     metrics = FileMetrics(
         path=parsed.path,
         language=parsed.language,
@@ -270,7 +206,7 @@ def measure_file(
         nws=src.nws(),
         has_tree=parsed.tree is not None or bool(parsed.regions),
         # In tokens, each chunk's text is counted exactly (range sizes in tokens are estimates).
-        sizes=[counter.count(t) for _, _, t in spans] if counter else [src.measure(unit, s, e) for s, e, _ in spans],
+        sizes=[measure.text(t) for _, _, t in spans] if measure.tokens else [size(s, e) for s, e, _ in spans],
         chunk_nws=[src.nws(s, e) for s, e, _ in spans],
         exact=_is_exact(src, spans),
         nws_covered=_covered_nws(src, spans),
@@ -279,10 +215,10 @@ def measure_file(
     )
     root = parsed.root
     if parsed.regions and spans:
-        _measure_regions(metrics, parsed, spans, max_size, unit, counter)
+        _measure_regions(metrics, parsed, spans, max_size, measure)
     elif root is not None and spans:
-        metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, unit=unit, counter=counter)
-        _measure_definitions(metrics, parsed, root, spans, counter)
+        metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, measure=measure)
+        _measure_definitions(metrics, parsed, root, spans, measure)
     return metrics
 
 
@@ -300,8 +236,7 @@ REGION_BOUNDARY = "(region boundary)"
 
 
 def _measure_regions(
-    metrics: FileMetrics, parsed: ParsedFile, spans: list[tuple[int, int, str]], max_size: int, unit: str,
-    counter: TokenCounter | None = None,
+    metrics: FileMetrics, parsed: ParsedFile, spans: list[tuple[int, int, str]], max_size: int, measure: Measure,
 ) -> None:
     """A container file: each cut judged against the tree of the region it falls in (a cut
     where a region starts is a clean ``stmt`` cut), each region's definitions as a file's."""
@@ -318,10 +253,10 @@ def _measure_regions(
             continue
         region = regions[bisect_right(starts, c) - 1]
         if region.parsed.root is not None:
-            metrics.cuts.append(classify_cut(src, region.parsed.root, c, max_size=max_size, unit=unit, counter=counter))
+            metrics.cuts.append(classify_cut(src, region.parsed.root, c, max_size=max_size, measure=measure))
     for region in regions:
         if region.parsed.root is not None:
-            _measure_definitions(metrics, region.parsed, region.parsed.root, spans, counter)
+            _measure_definitions(metrics, region.parsed, region.parsed.root, spans, measure)
 
 
 def _as_spans(chunks: Sequence[Any], src: SourceText) -> list[tuple[int, int, str]]:
@@ -372,8 +307,9 @@ def cut_offsets(data: bytes, spans: Iterable[tuple[Any, ...]]) -> list[int]:
 
 
 def is_container(node: Node) -> bool:
-    kind = node.type
-    return kind in CONTAINER_KINDS or node.parent is None or bool(_CONTAINER_WORDS.search(kind))
+    """Whether a node holds statements (see :func:`explorer.engine.kinds.is_statement_container`),
+    the root of the tree included."""
+    return is_statement_container(node.type) or node.parent is None
 
 
 def _parent_and_next(root: Node, c: int) -> tuple[Node, Node | None]:
@@ -394,14 +330,17 @@ def _parent_and_next(root: Node, c: int) -> tuple[Node, Node | None]:
 
 
 def classify_cut(
-    src: SourceText, root: Node, c: int, *, max_size: int = 0, unit: str = "nws", counter: TokenCounter | None = None
+    src: SourceText, root: Node, c: int, *, max_size: int = 0, measure: Measure | None = None
 ) -> Cut:
-    """Classify one cut offset (already moved past whitespace) against the tree."""
+    """Classify one cut offset (already moved past whitespace) against the tree; a token cut
+    is ``oversized_token`` when its node measures over ``max_size`` (``measure``: nws if not
+    given)."""
     parent, nxt = _parent_and_next(root, c)
     line = src.line_of(c)
     midline = bool(src.data[src.line_start(line) : c].translate(None, WHITESPACE))
     if nxt is None or nxt.start_byte != c:
-        oversized = max_size > 0 and src.measure(unit, parent.start_byte, parent.end_byte, counter) > max_size
+        sized = measure or measure_for("nws", None)
+        oversized = max_size > 0 and sized.size(src, parent.start_byte, parent.end_byte) > max_size
         after = nxt.type if nxt is not None else None
         return Cut(c, line, "token", midline, parent.type, None, after, oversized)
     before = nxt.prev_named_sibling
@@ -419,47 +358,26 @@ def classify_cuts(
     spans: Iterable[tuple[Any, ...]],
     *,
     max_size: int = 0,
-    unit: str = "nws",
-    counter: TokenCounter | None = None,
+    measure: Measure | None = None,
 ) -> list[Cut]:
-    return [classify_cut(src, root, c, max_size=max_size, unit=unit, counter=counter) for c in cut_offsets(src.data, spans)]
+    return [classify_cut(src, root, c, max_size=max_size, measure=measure) for c in cut_offsets(src.data, spans)]
 
 
 # -- definitions and their comments ----------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _LanguageQuery:
-    definition_kinds: frozenset[str]
-    query: Query | None  # captures @def and @comment in one walk of the tree
-
-
 @cache
-def _language_query(language: str) -> _LanguageQuery:
-    lang = get_language(language)
-    named = [
-        kind
-        for i in range(lang.node_kind_count)
-        if lang.node_kind_is_named(i) and lang.node_kind_is_visible(i) and (kind := lang.node_kind_for_id(i))
-    ]
-    if language in DEFINITION_KINDS:
-        defs = {k for k in DEFINITION_KINDS[language] if lang.id_for_node_kind(k, True) is not None}
-    else:
-        defs = {k for k in named if _DEFINITION_WORDS.match(k) and k != "ERROR"}
-    comments = {k for k in named if "comment" in k}
+def _language_query(language: str) -> Query | None:
+    """One query capturing the language's definitions (``@def``) and comments (``@comment``)
+    in one walk of the tree (the kinds: :mod:`explorer.engine.kinds`)."""
     patterns = [
         "[" + " ".join(f"({k})" for k in sorted(kinds)) + f"] @{capture}"
-        for kinds, capture in ((defs, "def"), (comments, "comment"))
+        for kinds, capture in ((definition_kinds(language), "def"), (comment_kinds(language), "comment"))
         if kinds
     ]
-    return _LanguageQuery(frozenset(defs), Query(lang, " ".join(patterns)) if patterns else None)
-
-
-def definition_kinds(language: str) -> frozenset[str]:
-    """The node kinds counted as definitions for a language (table or generic rule)."""
-    return _language_query(language).definition_kinds
+    return Query(get_language(language), " ".join(patterns)) if patterns else None
 
 
 def _captures(root: Node, language: str) -> dict[str, list[Node]]:
-    query = _language_query(language).query
+    query = _language_query(language)
     return QueryCursor(query).captures(root) if query is not None else {}
 
 
@@ -550,9 +468,10 @@ def _measure_definitions(
     parsed: ParsedFile,
     root: Node,
     spans: list[tuple[int, int, str]],
-    counter: TokenCounter | None = None,
+    measure: Measure,
 ) -> None:
-    src, unit, limit = parsed.source, metrics.size_unit, metrics.max_size
+    src, limit = parsed.source, metrics.max_size
+    size_of = measure.sizer(src)
     held = Holders(spans).holds
 
     language = parsed.language
@@ -562,7 +481,7 @@ def _measure_definitions(
     comments = comment_spans(root, language, src.data, captures)
     comment_ends = [e for _, e in comments]
     for start, end, kind, top in definition_spans(root, language, captures):
-        size = src.measure(unit, start, end, counter)
+        size = size_of(start, end)
         if size <= limit:
             split = not held(start, end)
             metrics.any_fit += 1
@@ -574,7 +493,7 @@ def _measure_definitions(
                 metrics.splits.append(SplitDefinition("top" if top else "nested", kind, start, end, src.line_of(start), size))
         doc = doc_block_start(comments, comment_ends, src.data, start)
         if doc is not None:
-            size = src.measure(unit, doc, end, counter)
+            size = size_of(doc, end)
             if size <= limit:
                 split = not held(doc, end)
                 metrics.doc_fit += 1

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import product
@@ -38,12 +38,11 @@ from typing import Any
 
 from ..batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
 from ..batch.skips import SkippedInput, SkipRecord, count_reasons
-from ..model import Chunk
+from ..cancel import ShouldStop, stop_asked
 from ..options import ChunkOptions
-from ..parse import ParsedFile
-from .per_setting import chunk_settings, setting_label, varied_fields
-from .problems import cut_too_big
-from .quality import FileMetrics, Summary, definition_spans, measure_file, summarize
+from .analyzers import FileSweep, analyze_settings
+from .per_setting import setting_label, varied_fields
+from .quality import FileMetrics, Summary, summarize
 
 #: The max sizes a sweep tries when none are given, per size unit.
 DEFAULT_MAX_SIZES = {
@@ -91,7 +90,7 @@ class SettingResult:
     contextualized_bytes: int
     embedding_dim: int = DEFAULT_EMBEDDING_DIM
     chunk_seconds: float = 0.0  # chunking + measuring, summed over the workers
-    #: Definitions larger than max_size, so cut into pieces (:func:`problems.cut_too_big`),
+    #: Definitions larger than max_size, so cut into pieces (:func:`~explorer.engine.measure.problems.cut_too_big`),
     #: and all definitions: what a small size costs, next to ``split_definitions`` (which fit).
     cut_too_big: int = 0
     definitions: int = 0
@@ -190,46 +189,6 @@ class SweepResult:
         }
 
 
-# -- the work on one file (in a worker process) --------------------------------------------
-@dataclass(slots=True)
-class FileSweep:
-    """What a worker sends back for one file: its measures under each setting."""
-
-    measures: list[FileMetrics]
-    contextualized_bytes: list[int]
-    chunk_seconds: list[float]
-    parse_seconds: float
-    cut_too_big: list[int] = field(default_factory=list)
-    definitions: list[int] = field(default_factory=list)
-
-
-def analyze_settings(
-    settings: tuple[ChunkOptions, ...], parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions,
-    seconds: dict[str, float],
-) -> FileSweep:
-    """Batch analyzer: ``parsed`` and ``chunks`` come from the batch run with ``options``
-    (the first setting, parsed as AST); every setting is chunked from the same tree
-    (:func:`~explorer.engine.measure.per_setting.chunk_settings`) and measured against it."""
-    result = FileSweep([], [], [], seconds.get("parse", 0.0))
-    found_definitions: dict[str | None, list[tuple[int, int, str, bool]]] = {}  # once per tree
-    for made in chunk_settings(parsed, settings, parsed_language=options.language, chunked={options: chunks}):
-        started = time.perf_counter()
-        result.parse_seconds += made.parse_seconds
-        spent = seconds.get("chunk", 0.0) if made.options == options else made.chunk_seconds
-        result.measures.append(measure_file(made.tree, made.chunks, made.options))
-        tree = made.tree
-        if tree.root is not None and tree.language is not None and made.options.language not in found_definitions:
-            found_definitions[made.options.language] = definition_spans(tree.root, tree.language)
-        cut, total = cut_too_big(tree, made.chunks, made.options.size_unit, made.options.max_size,
-                                 found_definitions.get(made.options.language))
-        result.cut_too_big.append(cut)
-        result.definitions.append(total)
-        result.contextualized_bytes.append(
-            sum(len(c.contextualized_text.encode("utf-8", "surrogatepass")) for c in made.chunks))
-        result.chunk_seconds.append(spent + time.perf_counter() - started)
-    return result
-
-
 # -- running ------------------------------------------------------------------------------
 def sweep(
     files: Iterable[SweepInput],
@@ -240,7 +199,7 @@ def sweep(
     skipped: Iterable[SkipRecord] = (),
     jobs: int | None = None,
     on_progress: ProgressCallback | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
     embedding_dim: int = DEFAULT_EMBEDDING_DIM,
 ) -> SweepResult:
     """Measure every setting over ``files``.
@@ -275,7 +234,7 @@ def sweep(
     try:
         for item in stream:
             _collect(item, result, per_setting, text_bytes, chunk_seconds, too_big)
-            if should_stop is not None and should_stop():
+            if stop_asked(should_stop):
                 result.complete = False
                 break
     finally:

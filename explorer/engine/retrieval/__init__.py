@@ -8,10 +8,11 @@ with span relevance, bootstrap intervals and paired differences. See
 :mod:`.bm25` and :mod:`.embeddings` for the retrievers.
 """
 
-from .evaluate import Prepared, evaluate, evaluate_prepared, prepare, run_setting
+from ..cancel import Cancelled
+from .evaluate import Prepared, SettingRun, evaluate, evaluate_prepared, prepare, run_setting
 from .masking import Edit, MaskedSource, mask
 from .queries import Query, QueryFileError, QuerySpec, parse_query_lines
-from .ranking import Cancelled, Ranking, Retriever
+from .ranking import Ranking, Retriever
 from .relevance import HEADLINE_METRICS, METRIC_NAMES, is_hit, score_query
 from .results import (
     CHUNKING,
@@ -34,6 +35,6 @@ __all__ = [
     "CHUNKING", "RETRIEVING", "SCORING", "HEADLINE_METRICS", "METRIC_NAMES",
     "Bootstrap", "Cancelled", "Edit", "Estimate", "EvalConfig", "EvalProgress", "EvalResult", "MaskedSource",
     "Prepared", "Query", "QueryFileError", "QueryOutcome", "QuerySpec", "Ranking", "RetrievedChunk",
-    "Retriever", "SettingEval", "SubsetComparison", "compare_on", "cut_by", "evaluate", "evaluate_prepared",
+    "Retriever", "SettingEval", "SettingRun", "SubsetComparison", "compare_on", "cut_by", "evaluate", "evaluate_prepared",
     "is_hit", "mask", "parse_query_lines", "prepare", "run_setting", "score_query", "strategy_pairs",
 ]

@@ -17,13 +17,15 @@ import re
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import httpx
 import numpy as np
 
-from .ranking import Cancelled, Ranking, StepProgress, top_k
+from ..cancel import ShouldStop, stop_if_asked
+from ..tokens import get_counter
+from .ranking import Ranking, StepProgress, top_k
 
 _PIECE = re.compile(r"\w+|[^\w\s]")
 
@@ -70,8 +72,6 @@ def over_window(documents: Sequence[str], endpoint: EmbeddingEndpoint) -> int:
     if limit is None:
         return 0
     if endpoint.tokenizer is not None:
-        from ..tokens import get_counter
-
         count = get_counter(endpoint.tokenizer).count
         return sum(1 for d in documents if count(endpoint.document_prefix + d) > limit)
     prefix = estimated_tokens(endpoint.document_prefix)
@@ -135,7 +135,7 @@ class EmbeddingClient:
         self._http.close()
 
     def embed(self, texts: Sequence[str], *, on_progress: StepProgress | None = None,
-              should_stop: Callable[[], bool] | None = None) -> np.ndarray:
+              should_stop: ShouldStop | None = None) -> np.ndarray:
         """Unit-length vectors, one row per text (texts already carry their prefix)."""
         model = self.endpoint.model
         keys = [VectorCache.key(model, t) for t in texts]
@@ -152,8 +152,7 @@ class EmbeddingClient:
             on_progress(done, len(texts))
         size = self.endpoint.batch_size
         for start in range(0, len(order), size):
-            if should_stop is not None and should_stop():
-                raise Cancelled
+            stop_if_asked(should_stop)
             batch = order[start : start + size]
             vectors = self._post([texts[i] for i in batch])
             fresh = [(keys[i], v) for i, v in zip(batch, vectors)]
@@ -224,7 +223,7 @@ class EmbeddingRetriever:
         k: int,
         *,
         on_progress: StepProgress | None = None,
-        should_stop: Callable[[], bool] | None = None,
+        should_stop: ShouldStop | None = None,
     ) -> Ranking:
         endpoint = self.client.endpoint
         before = (self.client.embedded, self.client.cached)

@@ -33,11 +33,14 @@ from functools import partial
 
 import numpy as np
 
+from ..api import parse
 from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
+from ..cancel import Cancelled, ShouldStop, stop_asked
 from ..measure.per_setting import chunk_settings
 from ..model import Chunk
 from ..options import ChunkOptions
-from ..parse import ParsedFile
+from ..parse import ParsedFile, edited_notebook
+from ..structure import extract_structure
 from ..text import SourceText
 from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
 from .masking import Edit, MaskedSource, mask
@@ -52,7 +55,7 @@ from .queries import (
     query_key,
     unique_texts,
 )
-from .ranking import Cancelled, Retriever
+from .ranking import Retriever
 from .relevance import METRIC_NAMES, RANK_DEPTH, TOP, is_hit, score_query
 from .results import (
     CHUNKING,
@@ -107,10 +110,6 @@ def chunk_for_eval(
     """Batch analyzer (runs in a worker): find and mask the doc queries (and with
     ``uses`` find the definitions and the calls and type uses), then chunk the masked
     file under every setting."""
-    from ..api import parse
-    from ..parse import edited_notebook
-    from ..structure import extract_structure
-
     drafts: list[DocQueryDraft] = []
     edits: list[Edit] = []
     found_definitions: list[Definition] = []
@@ -206,7 +205,7 @@ def prepare(
     config: EvalConfig | None = None,
     jobs: int | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> Prepared:
     """Step 1: chunk every file under every setting (in parallel) and build the queries.
 
@@ -247,7 +246,7 @@ def prepare(
     try:
         for item in stream:
             _collect(item, contents, prepared)
-            if should_stop is not None and should_stop():
+            if stop_asked(should_stop):
                 prepared.complete = False
                 break
     finally:
@@ -368,6 +367,20 @@ def _add_query(prepared: Prepared, file: int, start: int, end: int, text: str, n
 
 
 # -- step 2: one setting -------------------------------------------------------------------
+@dataclass(slots=True)
+class SettingRun:
+    """One setting's queries retrieved and scored: each measure per query, each query's
+    outcome, the chunks searched, how deep queries were ranked, the retriever's notes
+    and the seconds spent retrieving and scoring."""
+
+    per_query: dict[str, np.ndarray]
+    outcomes: list[QueryOutcome]
+    chunks: int
+    depth: int
+    notes: dict[str, int]
+    seconds: dict[str, float]
+
+
 def run_setting(
     prepared: Prepared,
     index: int,
@@ -375,10 +388,10 @@ def run_setting(
     *,
     config: EvalConfig | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
-) -> tuple[dict[str, np.ndarray], list[QueryOutcome], int, int, dict[str, int], dict[str, float]]:
-    """Retrieve and score every query under setting ``index``: ``(per-query measures,
-    outcomes, chunks, depth, retriever notes, seconds)``. Raises :class:`Cancelled`."""
+    should_stop: ShouldStop | None = None,
+) -> SettingRun:
+    """Retrieve and score every query under setting ``index``. Raises
+    :class:`~explorer.engine.cancel.Cancelled` when ``should_stop`` says so."""
     config = config or EvalConfig()
     started = time.perf_counter()
     texts: list[str] = []
@@ -436,7 +449,7 @@ def run_setting(
         if on_progress is not None and (q + 1) % 200 == 0:
             on_progress(EvalProgress(SCORING, q + 1, len(prepared.targets), setting=index))
     seconds = {"retrieve": retrieved - started, "score": time.perf_counter() - retrieved}
-    return per_query, outcomes, len(texts), depth, ranking.notes, seconds
+    return SettingRun(per_query, outcomes, len(texts), depth, ranking.notes, seconds)
 
 
 def _depth(sizes: list[int], budget: int) -> int:
@@ -497,7 +510,7 @@ def evaluate(
     jobs: int | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
     on_setting: Callable[[SettingEval], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
 ) -> EvalResult:
     """Evaluate every setting (see the module docstring). ``reference``: the index of
     the setting the others are compared with. ``retriever``: BM25 by default."""
@@ -505,7 +518,7 @@ def evaluate(
     if not 0 <= reference < len(settings):
         raise ValueError(f"reference must index one of the {len(settings)} settings, not {reference}")
     if retriever is None:
-        from .bm25 import BM25Retriever
+        from .bm25 import BM25Retriever  # on first need: importing bm25s takes a while
 
         retriever = BM25Retriever()
     started = time.perf_counter()
@@ -524,7 +537,7 @@ def evaluate_prepared(
     reference: int = 0,
     on_progress: Callable[[EvalProgress], None] | None = None,
     on_setting: Callable[[SettingEval], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: ShouldStop | None = None,
     started: float | None = None,
 ) -> EvalResult:
     """Steps 2 and 3 over a :func:`prepare` result (e.g. to try another retriever)."""
@@ -548,22 +561,22 @@ def evaluate_prepared(
     reference_values: dict[str, np.ndarray] | None = None
     done: list[SettingEval] = []
     for index in order if result.complete else []:
-        if should_stop is not None and should_stop():
+        if stop_asked(should_stop):
             result.complete = False
             break
         try:
-            per_query, outcomes, chunks, depth, notes, seconds = run_setting(
-                prepared, index, retriever, config=config, on_progress=on_progress, should_stop=should_stop)
+            run = run_setting(prepared, index, retriever, config=config, on_progress=on_progress,
+                              should_stop=should_stop)
         except Cancelled:
             result.complete = False
             break
         if reference_values is None:
-            reference_values = per_query
+            reference_values = run.per_query
         setting = SettingEval(
-            index, prepared.settings[index], chunks,
-            {name: bootstrap.estimate(values) for name, values in per_query.items()},
-            {name: bootstrap.paired(values, reference_values[name]) for name, values in per_query.items()},
-            per_query, outcomes, depth, notes, seconds,
+            index, prepared.settings[index], run.chunks,
+            {name: bootstrap.estimate(values) for name, values in run.per_query.items()},
+            {name: bootstrap.paired(values, reference_values[name]) for name, values in run.per_query.items()},
+            run.per_query, run.outcomes, run.depth, run.notes, run.seconds,
         )
         done.append(setting)
         if on_setting is not None:

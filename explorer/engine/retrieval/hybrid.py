@@ -13,10 +13,11 @@ then the lower id, so the fused order is deterministic. The embedding side is th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from ..cancel import ShouldStop
 from .ranking import Ranking, Retriever, StepProgress
 
 DEFAULT_RRF_K = 60
@@ -63,7 +64,7 @@ class HybridRetriever:
         k: int,
         *,
         on_progress: StepProgress | None = None,
-        should_stop: Callable[[], bool] | None = None,
+        should_stop: ShouldStop | None = None,
     ) -> Ranking:
         deeper = min(len(documents), max(100, DEPTH_FACTOR * k)) if documents else k
         lexical = self.lexical.search(documents, queries, deeper, should_stop=should_stop)

@@ -8,12 +8,10 @@ from typing import Protocol
 
 import numpy as np
 
+from ..cancel import ShouldStop
+
 #: ``on_progress(done, total)`` within one retrieval step (e.g. chunks embedded).
 StepProgress = Callable[[int, int], None]
-
-
-class Cancelled(Exception):
-    """Raised inside a long step when ``should_stop()`` said so."""
 
 
 @dataclass(slots=True)
@@ -39,7 +37,7 @@ class Retriever(Protocol):
         k: int,
         *,
         on_progress: StepProgress | None = None,
-        should_stop: Callable[[], bool] | None = None,
+        should_stop: ShouldStop | None = None,
     ) -> Ranking: ...
 
 

@@ -21,9 +21,9 @@ UPPER_CASE) names; fields are class and struct members, properties included.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
-from ..model import Range
+from ..model import ImportEntry, Range
 
 #: Every entity type.
 ENTITY_TYPES: tuple[str, ...] = (
@@ -112,25 +112,31 @@ class Entity:
     def contains(self, start: int, end: int) -> bool:
         return self.start <= start and end <= self.end
 
-    def info(self, *, signature: bool = True) -> dict[str, Any]:
-        """``{name, type[, signature]}`` as in code-chunk's ``EntityInfo``."""
-        out: dict[str, Any] = {"name": self.name, "type": self.type}
-        if signature:
-            out["signature"] = self.signature
-        return out
-
-    def import_info(self) -> dict[str, Any]:
-        """``{name, source[, isDefault][, isNamespace]}`` (flags only when true)."""
-        out: dict[str, Any] = {"name": self.name, "source": self.source or ""}
-        if self.is_default:
-            out["isDefault"] = True
-        if self.is_namespace:
-            out["isNamespace"] = True
-        return out
+    def import_entry(self) -> ImportEntry:
+        """What a chunk's context says of this import (its wire form: ``{name, source[,
+        isDefault][, isNamespace]}``, flags only when true)."""
+        return ImportEntry(self.name, self.source or "", self.is_default, self.is_namespace)
 
     def __repr__(self) -> str:
         parent = f" in {self.parent.name}" if self.parent else ""
         return f"<{self.type} {self.name!r} {self.start}-{self.end}{parent}>"
+
+
+class ScopeLookup(Protocol):
+    """The scope look-ups of a file's structure (:class:`~.scope.ScopeIndex`, or a container
+    file's regions' together): see :class:`~.scope.ScopeIndex` for what each answers."""
+
+    def scope_at(self, offset: int) -> Entity | None: ...
+
+    def enclosing(self, start: int, end: int, limit: int | None = None) -> list[Entity]: ...
+
+    def around(self, start: int, end: int, limit: int | None = None) -> tuple[list[Entity], list[Entity]]: ...
+
+    def entities_in_range(self, start: int, end: int) -> list[tuple[Entity, bool]]: ...
+
+    def starting_in(self, start: int, end: int) -> list[tuple[Entity, bool]]: ...
+
+    def siblings(self, parent: Entity | None, start: int, end: int, limit: int) -> list[tuple[Entity, str, int]]: ...
 
 
 @dataclass(eq=False, slots=True)
@@ -151,7 +157,7 @@ class FileStructure:
     imports: list[Entity]
     exports: list[Entity]
     roots: list[Entity]
-    scope: Any = None  # scope.ScopeIndex, set by extract_structure
+    scope: ScopeLookup
     docstring: str | None = None
 
     def by_name(self, name: str) -> list[Entity]:

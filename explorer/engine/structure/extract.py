@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import re
+import weakref
 from bisect import bisect_right
 from functools import cache
 from typing import Any
@@ -19,9 +20,9 @@ from typing import Any
 from tree_sitter import Node, Query, QueryCursor
 
 from ..model import Range
-from ..parse import ParsedFile
+from ..parse import ParsedFile, Region
 from .docstrings import DocFinder, python_docstring_node
-from .entities import Entity, FileStructure
+from .entities import Entity, FileStructure, ScopeLookup
 from .imports import build_exports, build_imports
 from .module_docs import file_docstring, with_inner_doc
 from .scope import ScopeIndex, build_scope_tree
@@ -70,7 +71,7 @@ class RegionScopes:
         self.regions = regions
         self.starts = [start for start, _ in regions]
 
-    def _touched(self, start: int, end: int) -> list[ScopeIndex]:
+    def _touched(self, start: int, end: int) -> list[ScopeLookup]:
         first = max(0, bisect_right(self.starts, start) - 1)
         last = max(first, bisect_right(self.starts, max(start, end - 1)) - 1)
         return [part.scope for _, part in self.regions[first : last + 1]]
@@ -99,15 +100,31 @@ class RegionScopes:
     def entities_in_range(self, start: int, end: int) -> list[tuple[Entity, bool]]:
         return [found for index in self._touched(start, end) for found in index.entities_in_range(start, end)]
 
+    def siblings(self, parent: Entity | None, start: int, end: int, limit: int) -> list[tuple[Entity, str, int]]:
+        """As :meth:`ScopeIndex.siblings`, in the region where the range starts (entities
+        of two regions are never siblings)."""
+        k = bisect_right(self.starts, start) - 1
+        return self.regions[k][1].scope.siblings(parent, start, end, limit) if k >= 0 else []
+
+
+#: Each region's structure, kept while the region lives (its file's chunks ask for it often).
+_REGION_STRUCTURES: weakref.WeakKeyDictionary[Region, FileStructure] = weakref.WeakKeyDictionary()
+
+
+def region_structure(region: Region) -> FileStructure:
+    """The structure of a container file's region, extracted once."""
+    found = _REGION_STRUCTURES.get(region)
+    if found is None:
+        found = _REGION_STRUCTURES[region] = extract_structure(region.parsed)
+    return found
+
 
 def _regions_structure(parsed: ParsedFile) -> FileStructure:
     """A container file's structure: every region's, each extracted in its own language
-    (kept on the region for its chunks' contexts), listed together."""
+    (kept for its chunks' contexts: :func:`region_structure`), listed together."""
     parts: list[tuple[int, FileStructure]] = []
     for region in parsed.regions:
-        if region.structure is None:
-            region.structure = extract_structure(region.parsed)
-        parts.append((region.start, region.structure))
+        parts.append((region.start, region_structure(region)))
     structures = [part for _, part in parts]
     levels = {part.level for part in structures if part.level != "none"}
     level = "full" if "full" in levels else "generic" if levels else "none"

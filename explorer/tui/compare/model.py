@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from explorer.engine.cancel import ShouldStop
 from explorer.engine.measure.per_setting import chunk_setting
 from explorer.engine.measure.quality import FileMetrics, GroupSummary, measure_file, summarize
 from explorer.engine.options import ChunkOptions
@@ -79,10 +80,10 @@ def chunk_side(file: LoadedFile, tree: ParsedFile, options: ChunkOptions) -> Sid
 
 
 def compare(file: LoadedFile, first: ChunkOptions, second: ChunkOptions,
-            is_cancelled: Callable[[], bool] = lambda: False) -> Comparison | None:
+            should_stop: ShouldStop = lambda: False) -> Comparison | None:
     tree = tree_of(file)
     a = chunk_side(file, tree, first)
-    if is_cancelled():
+    if should_stop():
         return None
     return Comparison(file, a, chunk_side(file, tree, second))
 

@@ -7,9 +7,9 @@ the compare view reuse them for files of their own.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from explorer.engine.api import chunk_parsed
+from explorer.engine.cancel import ShouldStop
 from explorer.engine.files import read_regular_file
 from explorer.engine.languages import detect_language
 from explorer.engine.measure.problems import find_problems
@@ -74,10 +74,10 @@ def preview_document(file: LoadedFile, options: ChunkOptions, generation: int) -
     return Document(file, chunking, generation)
 
 
-def chunk_file(file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] | None = None) -> Chunking:
-    """Chunk a loaded file; raises ChunkingCancelled soon after ``is_cancelled()`` turns true."""
+def chunk_file(file: LoadedFile, options: ChunkOptions, should_stop: ShouldStop | None = None) -> Chunking:
+    """Chunk a loaded file; raises Cancelled soon after ``should_stop()`` turns true."""
     started = time.perf_counter()
-    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure, is_cancelled=is_cancelled))
+    chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure, should_stop=should_stop))
     chunk_ms = (time.perf_counter() - started) * 1000
     problems = find_problems(file.parsed, chunks, options)  # flagged in the chunk list, walked with n/p
     return Chunking(options, chunks, ChunkLayout.of(chunks, file.source), ChunkStats.of(chunks, options), chunk_ms,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from explorer.engine.api import ChunkingCancelled
+from explorer.engine.cancel import Cancelled
 from explorer.engine.files import FileTooLargeError
 from explorer.engine.options import ChunkOptions
 from explorer.engine.text import SourceText
@@ -90,7 +90,7 @@ class DocumentService:
             if run():
                 return
             chunking = chunk_file(file, options, run)
-        except ChunkingCancelled:
+        except Cancelled:
             return  # superseded by a newer load, or the app is quitting
         except Exception as error:  # every failure is shown to the user, none is fatal
             too_large = isinstance(error, FileTooLargeError)
@@ -116,7 +116,7 @@ class DocumentService:
         try:
             # Cancelled when the app quits: the process waits for this thread before it exits.
             chunking = chunk_file(file, options, run)
-        except ChunkingCancelled:
+        except Cancelled:
             return
         except Exception as error:
             self.app.post_message(ChunkingFailed(describe_failure(error), generation, run.generation))

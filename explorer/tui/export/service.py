@@ -110,7 +110,7 @@ class ExportService:
 
         try:
             result = export_tree(root, options, walk, target, on_progress=progressed,
-                                 is_cancelled=run)
+                                 should_stop=run)
         except Exception as error:
             self.app.post_message(ExportFailed(target, str(error)))
             return

@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable
 
 from explorer.engine.batch.tally import RunTally
+from explorer.engine.cancel import ShouldStop
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.export import file_record, render_json, write_atomic
 from explorer.workspace.export_run import export_tree_file
@@ -39,11 +40,11 @@ def export_tree(
     walk: WalkOptions | None,
     target: str,
     on_progress: Callable[[int, int], object] | None = None,
-    is_cancelled: Callable[[], bool] = lambda: False,
+    should_stop: ShouldStop = lambda: False,
 ) -> RunTally | None:
     """Chunk every file under ``root`` (walker rules) into one JSON document, by the
     same pipeline as the CLI's ``chunk``; returns its tally (binary and undecodable files
     are counted under skipped only), or None when cancelled (nothing is written)."""
     progress = None if on_progress is None else (lambda done, total, result: on_progress(done, total or 0))
-    run = export_tree_file(root, options, walk, target, on_progress=progress, is_cancelled=is_cancelled)
+    run = export_tree_file(root, options, walk, target, on_progress=progress, should_stop=should_stop)
     return None if run is None else run.tally

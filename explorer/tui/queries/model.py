@@ -18,6 +18,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from explorer.engine.cancel import ShouldStop
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import CHUNKING, EvalConfig, EvalProgress, EvalResult, SettingEval
 from explorer.engine.retrieval.recommend import Recommendation, recommend
@@ -75,7 +76,7 @@ def evaluate_directory(
     jobs: int | None = None,
     config: EvalConfig | None = None,
     on_progress: Callable[[RunProgress], None] | None = None,
-    should_stop: Callable[[], bool] = lambda: False,
+    should_stop: ShouldStop = lambda: False,
 ) -> RetrievalRun | None:
     """Evaluate ``settings`` on the files under ``root`` with BM25 and doc queries, and
     recommend one for the top 5 (``current``: the index of the settings in use, if

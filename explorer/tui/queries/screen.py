@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, ProgressBar, Static
 
-from explorer.engine.options import ChunkOptions
+from explorer.engine.options import ChunkOptions, Strategy
 from explorer.workspace.walk import WalkOptions
 
 from ..app_state import explorer_state
@@ -46,7 +46,7 @@ LABEL = Style(dim=True)
 
 def default_settings(options: ChunkOptions) -> list[ChunkOptions]:
     """The explorer's settings (the reference), the other strategy, and double the size."""
-    other = "lines" if options.strategy == "ast" else "ast"
+    other: Strategy = "lines" if options.strategy == "ast" else "ast"
     return list(dict.fromkeys([options, replace(options, strategy=other),
                                replace(options, max_size=options.max_size * 2)]))
 

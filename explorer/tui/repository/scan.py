@@ -2,7 +2,7 @@
 
 The directory is walked as every command walks it (.gitignore, excludes, size cap);
 the files go to the engine's batch runner (a process pool, as the sweep's), whose
-workers chunk each file and find its problems (:func:`explorer.engine.measure.problems.analyze_problems`),
+workers chunk each file and find its problems (:func:`explorer.engine.measure.analyzers.analyze_problems`),
 sending back only the problems. The scan posts what finished every
 :data:`POST_EVERY` seconds, so rows appear as files finish without flooding the UI
 with one message per file.
@@ -16,7 +16,8 @@ from collections.abc import Callable
 from textual.message import Message
 
 from explorer.engine.batch import BatchFile, BatchResult, chunk_batch_stream
-from explorer.engine.measure.problems import FileProblems, analyze_problems
+from explorer.engine.measure.analyzers import analyze_problems
+from explorer.engine.measure.problems import FileProblems
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.walk import WalkOptions, plan
 

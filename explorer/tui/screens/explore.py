@@ -183,7 +183,7 @@ z maximizes the focused pane (z again restores it).
             source.border_subtitle = ""
             self.sub_title = ""
             self.query_one("#chunks").border_title = "Chunks"
-            ast.show_file(None, self.explorer.options.max_size, self.explorer.options.size_unit)
+            ast.show_file(None, self.explorer.options.max_size, self.explorer.options.measure)
             scope.show_structure(None)
             chunks.show_chunking(None)
             self.query_one(ChunkDetail).show_chunk(None, self.explorer.options.max_size)
@@ -192,11 +192,11 @@ z maximizes the focused pane (z again restores it).
         rechunked = old is not None and old.file is new.file
         if rechunked:
             source.show_chunking(new.chunking)
-            ast.set_limit(options.max_size, options.size_unit)
+            ast.set_limit(options.max_size, options.measure)
         else:
             same_file = old is not None and old.path == new.path
             source.show_document(new, keep_position=same_file)
-            ast.show_file(new.file.parsed, options.max_size, options.size_unit)
+            ast.show_file(new.file.parsed, options.max_size, options.measure)
             scope.show_structure(new.file.structure)
         chunks.show_chunking(new.chunking, new.file.structure)
         self._set_titles(new)

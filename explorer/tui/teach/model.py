@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
 from explorer.engine.api import chunk_parsed
+from explorer.engine.cancel import Cancelled, ShouldStop
 from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
@@ -48,10 +48,6 @@ ACTION_LABELS = {
     "open": "open window", "descend": "descend", "separate": "separate", "split_lines": "split at lines",
     "split_chars": "split at characters", "emit_chars": "emit part", "finish": "finish", "done": "done",
 }
-
-
-class TraceCancelled(Exception):
-    """The run was superseded while it was being computed."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -125,7 +121,7 @@ def step_near(run: TraceRun, byte: int) -> int:
 
 
 def compute_run(
-    file: LoadedFile, options: ChunkOptions, is_cancelled: Callable[[], bool] = lambda: False
+    file: LoadedFile, options: ChunkOptions, should_stop: ShouldStop = lambda: False
 ) -> TraceRun:
     """Trace and chunk a loaded file (parsing again only for another language or strategy)."""
     started = time.perf_counter()
@@ -135,8 +131,8 @@ def compute_run(
     steps: list[TraceStep] = []
     for step in trace_parsed(file.parsed, options):
         steps.append(step)
-        if len(steps) % 512 == 0 and is_cancelled():
-            raise TraceCancelled
+        if len(steps) % 512 == 0 and should_stop():
+            raise Cancelled  # superseded while it was being computed
     chunks = tuple(chunk_parsed(file.parsed, options, structure=file.structure))
     done, count = [], 0
     for step in steps:

@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, Static
 
+from explorer.engine.cancel import Cancelled
 from explorer.engine.options import ChunkOptions
 from explorer.engine.trace import TraceStep
 from explorer.terminal_text import visible
@@ -41,7 +42,6 @@ from .model import (
     DEFAULT_SPEED,
     KIND_ORDER,
     SPEEDS,
-    TraceCancelled,
     TraceRun,
     compute_run,
     first_step_about,
@@ -60,7 +60,7 @@ def trace_file(file: LoadedFile | None, path: str, options: ChunkOptions, root: 
         if file is None:
             file = load_file(path, options, root)
         return compute_run(file, options, cancelled)
-    except TraceCancelled:
+    except Cancelled:
         return None
 
 
@@ -247,7 +247,7 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
         source = self.query_one(TraceSourceView)
         source.show_document(Document(run.file, run.chunking_at(0), message.generation))
         options = run.options
-        self.query_one(AstTree).show_file(run.file.parsed, options.max_size, options.size_unit)
+        self.query_one(AstTree).show_file(run.file.parsed, options.max_size, options.measure)
         parsed = run.file.parsed
         mode = f"line-based ({parsed.fallback})" if parsed.fallback else "AST"
         source.border_subtitle = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.engine.cancel import Cancelled
 from explorer.engine.retrieval.embeddings import EmbeddingClient, EmbeddingEndpoint, EmbeddingRetriever
-from explorer.engine.retrieval.ranking import Cancelled
 
 from .loopback import EmbeddingServer
 

@@ -50,6 +50,7 @@ from tree_sitter import Query
 
 from ...languages import get_language
 from ..walk import WalkPlan, make_plan, pattern_root_kinds
+from .generic import generic_query
 
 #: Comment prefixes shared by the C family's doc conventions.
 _JSDOC = ("/**",)
@@ -202,8 +203,6 @@ def compiled_query(language: str) -> Query | None:
     with _lock:
         if language in SPECS:
             return Query(get_language(language), query_source(language))
-        from .generic import generic_query
-
         return generic_query(language)
 
 

@@ -26,7 +26,9 @@ from textual.widgets.tree import TreeNode
 from tree_sitter import Node
 
 from explorer.display import plural
+from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile
+from explorer.engine.sizing import Measure
 from explorer.terminal_text import visible
 
 from ..lazy_tree import LazyTree
@@ -47,8 +49,8 @@ class AstEntry:
     depth: int = 0
     #: The fixed part of the label (the size part follows the limit).
     place: Text | None = field(default=None, repr=False)
-    #: The node's size, and the unit it was measured in.
-    size: tuple[str, int] | None = field(default=None, repr=False)
+    #: The node's size, and the measure it was measured with.
+    size: tuple[Measure, int] | None = field(default=None, repr=False)
     window: ChildWindow | None = field(default=None, repr=False)
     #: Children shown (named ones, or all) and their start bytes, fetched on first expansion.
     children: list[Node] | None = field(default=None, repr=False)
@@ -111,12 +113,13 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         self.show_anonymous = False
         self.parsed: ParsedFile | None = None
         self.limit = 1500
-        self.unit = "nws"
+        self.measure = ChunkOptions().measure
+        self.unit = self.measure.unit
 
     # -- state in -------------------------------------------------------------------------
-    def show_file(self, parsed: ParsedFile | None, limit: int, unit: str) -> None:
+    def show_file(self, parsed: ParsedFile | None, limit: int, measure: Measure) -> None:
         self.parsed = parsed
-        self.limit, self.unit = limit, unit
+        self.limit, self.measure, self.unit = limit, measure, measure.unit
         root = parsed.root if parsed is not None else None
         if parsed is not None and parsed.regions:
             self._show_regions(parsed)
@@ -163,11 +166,11 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         self.populate(self.root)
         self.root.expand()
 
-    def set_limit(self, limit: int, unit: str) -> None:
+    def set_limit(self, limit: int, measure: Measure) -> None:
         """Show sizes against a new limit or in a new unit."""
-        if (limit, unit) == (self.limit, self.unit):
+        if (limit, measure) == (self.limit, self.measure):
             return
-        self.limit, self.unit = limit, unit
+        self.limit, self.measure, self.unit = limit, measure, measure.unit
         # Labels are drawn with the limit (render_label). Every cached line is keyed by the
         # update counts of the nodes on its path, the root's included: refreshing the root
         # retires them all, then one repaint draws the visible lines. (TreeNode.set_label on
@@ -183,9 +186,9 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
 
     def _node_size(self, entry: AstEntry) -> int:
         assert self.parsed is not None
-        if entry.size is None or entry.size[0] != self.unit:
+        if entry.size is None or entry.size[0] is not self.measure:
             node = entry.node
-            entry.size = (self.unit, self.parsed.source.measure(self.unit, node.start_byte, node.end_byte))
+            entry.size = (self.measure, self.measure.size(self.parsed.source, node.start_byte, node.end_byte))
         return entry.size[1]
 
     def render_label(self, node: TreeNode, base_style: Style, style: Style) -> Text:
@@ -261,7 +264,7 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
     def action_toggle_anonymous(self) -> None:
         self.show_anonymous = not self.show_anonymous
         target = self.cursor_node.data if self.cursor_node is not None else None
-        self.show_file(self.parsed, self.limit, self.unit)
+        self.show_file(self.parsed, self.limit, self.measure)
         if isinstance(target, AstEntry):
             self.reveal(target.node.start_byte)
         self.post_message(self.AnonymousNodesToggled(self.show_anonymous))

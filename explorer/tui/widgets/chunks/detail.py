@@ -42,7 +42,7 @@ def describe_chunk(chunk: Chunk, max_size: int) -> list[Line]:
         lines.append(
             (f"cut at start: {_CUT_WORDS.get(chunk.split_start)}  ·  at end: {_CUT_WORDS.get(chunk.split_end)}", WARN)
         )
-    scope = [e.get("name") for e in (chunk.context or {}).get("scope") or () if isinstance(e, dict)]
+    scope = [e.name for e in chunk.context.scope]
     if scope:
         lines.append(("scope: " + " < ".join(str(s) for s in scope), MUTED))
     if chunk.fallback_reason:

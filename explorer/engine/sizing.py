@@ -1,0 +1,183 @@
+"""Sizes in the chunk size units: one :class:`Measure` per setting, built once.
+
+A setting's ``size_unit`` and ``tokenizer`` together say how a size is measured: in the
+text units (``nws``: non-whitespace code points, ``chars``: code points, ``lines``: lines
+touched) from the text alone (:meth:`~explorer.engine.text.SourceText.sizer`), in
+``tokens`` with the tokenizer's counts. :func:`measure_for` (``ChunkOptions.measure``)
+gives the one measure of a unit and tokenizer: the range sizes of a file
+(:meth:`Measure.sizer`, the chunker's hot path), the exact size of a text
+(:attr:`Measure.text`), and what the fitting needs of a tokenizer. With a tokenizer and
+another unit, the measure still holds the counter: chunks report their token counts.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from functools import lru_cache
+from itertools import accumulate
+from typing import Literal, get_args
+
+from .text import SourceText, line_count, nws_count
+from .tokens import ENCODINGS, TokenCounter, TokenizerError, get_counter
+
+#: The chunk size units.
+SizeUnit = Literal["nws", "chars", "lines", "tokens"]
+SIZE_UNITS: tuple[SizeUnit, ...] = get_args(SizeUnit)
+
+#: ASCII characters after which a line start is no clean join for token counts (whitespace,
+#: and the separators Python counts as whitespace).
+_UNCLEAN_ASCII = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+_INDENTED_LINE = re.compile(rb"\n[ \t]*")
+
+_TEXT_MEASURES: dict[str, Callable[[str], int]] = {"nws": nws_count, "chars": len, "lines": line_count}
+
+
+class Measure:
+    """How sizes are measured under one setting: its unit, and its tokenizer's counter.
+
+    ``counter`` is the tokenizer's (None without one), whatever the unit; ``tokens``: the
+    unit is tokens. ``additive``: sizes add up over adjacent ranges (not so for lines,
+    which a shared line counts in both, nor for tokens, which merge across a cut).
+    ``text(s)``: the exact size of a ``str`` (tokens: the tokenizer's count, special tokens
+    included); ``piece(s)``: the same without the special tokens a Hugging Face tokenizer
+    adds around a whole input (``special`` of them), for sums of pieces.
+    ``clean_joins``: in tokens, range sizes are exact (see :func:`_token_sizer`)."""
+
+    __slots__ = ("additive", "clean_joins", "counter", "piece", "special", "text", "tokens", "unit")
+
+    def __init__(self, unit: SizeUnit, counter: TokenCounter | None):
+        self.unit: SizeUnit = unit
+        self.counter = counter
+        self.tokens = unit == "tokens"
+        self.additive = unit not in ("lines", "tokens")
+        if self.tokens:
+            if counter is None:
+                raise tokens_need_a_tokenizer()
+            self.text: Callable[[str], int] = counter.count
+            self.piece: Callable[[str], int] = counter.count_piece
+            self.clean_joins = counter.clean_joins
+            self.special = counter.special
+        else:
+            self.text = self.piece = _TEXT_MEASURES[unit]
+            self.clean_joins = False
+            self.special = 0
+
+    def sizer(self, src: SourceText) -> Callable[[int, int], int]:
+        """A fast ``size(start, end)`` of byte ranges of ``src`` in this unit, made once per
+        file and kept with it."""
+        counter = self.counter
+        if not self.tokens or counter is None:
+            return src.sizer(self.unit)
+        return src.kept(("tokens", counter.name), lambda: _token_sizer(src, counter))
+
+    def size(self, src: SourceText, start: int, end: int) -> int:
+        """The size of bytes ``[start, end)`` of ``src``."""
+        return self.sizer(src)(start, end)
+
+    def __repr__(self) -> str:
+        return f"Measure({self.unit!r}, {self.counter.name if self.counter else None!r})"
+
+
+def tokens_need_a_tokenizer() -> TokenizerError:
+    """The error of a tokens unit without a tokenizer: what to set."""
+    return TokenizerError(
+        "size_unit 'tokens' needs a tokenizer: set tokenizer to an encoding name "
+        f"({', '.join(ENCODINGS)}) or to the path of the model's tokenizer.json"
+    )
+
+
+def measure_for(unit: SizeUnit, tokenizer: str | None) -> Measure:
+    """The measure of a unit with a tokenizer (None: without), built once per pair. Raises
+    :class:`~explorer.engine.tokens.TokenizerError` for a tokenizer that cannot be used."""
+    return _measure(unit, tokenizer)
+
+
+@lru_cache(maxsize=64)
+def _measure(unit: SizeUnit, tokenizer: str | None) -> Measure:
+    return Measure(unit, get_counter(tokenizer) if tokenizer is not None else None)
+
+
+def _token_sizer(src: SourceText, counter: TokenCounter) -> Callable[[int, int], int]:
+    """``size(start, end)`` in tokens, from counts made once per stretch of the file.
+
+    The file is cut into stretches at line starts where counts add up: for encodings
+    with ``clean_joins``, every line start whose line has a non-blank character (see
+    :func:`explorer.engine.tokens.starts_clean`), so a size is exact: the sum of the
+    whole stretches inside the range, plus the counts of its partial first and last
+    stretches (counted when asked, remembered). For other tokenizers the stretches are
+    lines and a size is an estimate (tokens can merge across a line break), close to
+    the count of the range's text: callers that promise a limit count their final text
+    exactly (see engine/fit.py)."""
+    data = src.data
+    count = counter.count_piece
+    ascii_text = src.text if src.is_ascii else None
+    bounds, firsts = _token_stretches(src, counter.clean_joins)
+    prefix: list[int] = []
+    memo: dict[tuple[int, int], int] = {}
+
+    def text_of(start: int, end: int) -> str:
+        if ascii_text is not None:
+            return ascii_text[start:end]
+        # A binary search may ask about a range ending inside a character: its bytes are left out.
+        return data[start:end].decode("utf-8", "ignore")
+
+    def build() -> None:
+        if ascii_text is not None:
+            counts = [count(ascii_text[a:b]) for a, b in zip(bounds, bounds[1:])]
+        else:
+            counts = [count(data[a:b].decode("utf-8", "surrogatepass")) for a, b in zip(bounds, bounds[1:])]
+        prefix.extend(accumulate(counts, initial=0))
+
+    def part(start: int, end: int) -> int:
+        found = memo.get((start, end))
+        if found is None:
+            found = memo[start, end] = count(text_of(start, end))
+        return found
+
+    def size(start: int, end: int) -> int:
+        if end <= start:
+            return 0
+        if not prefix:
+            build()
+        first = bisect_left(bounds, start)  # the first stretch edge at or after start
+        last = bisect_right(bounds, end) - 1  # the last at or before end...
+        if bounds[last] != end and firsts[last] >= end:
+            last -= 1  # ...whose line's first character is in the range (else it is no clean join)
+        if last <= first:
+            return part(start, end)
+        total = prefix[last] - prefix[first]
+        if bounds[first] != start:
+            total += part(start, bounds[first])
+        if bounds[last] != end:
+            total += part(bounds[last], end)
+        return total
+
+    return size
+
+
+def _token_stretches(src: SourceText, clean_joins: bool) -> tuple[list[int], list[int]]:
+    """The edges of the stretches :func:`_token_sizer` counts (the file's start and end
+    included) and, for each, where its line's first non-blank character is."""
+    data, size = src.data, len(src.data)
+    if not clean_joins:
+        starts = src.line_starts
+        return [*starts, size], [*starts, size]
+    bounds, firsts = [0], [0]
+    # Each line after a \n, with its indentation (a line after a lone \r is no clean join).
+    for found in _INDENTED_LINE.finditer(data):
+        start, at = found.start() + 1, found.end()
+        if at == size:
+            continue
+        byte = data[at]
+        if byte < 0x80:
+            if byte in _UNCLEAN_ASCII or (byte == 0x2F and at == start):
+                continue
+        elif data[at : at + 4].decode("utf-8", "ignore")[:1].isspace():
+            continue
+        bounds.append(start)
+        firsts.append(at)
+    bounds.append(size)
+    firsts.append(size)
+    return bounds, firsts
