@@ -6,9 +6,9 @@ from pathlib import Path
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import Estimate
-from explorer.tui.queries.model import _pieces, evaluate_directory, kept_or_cut, rank_text
+from explorer.tui.queries.model import NO_QUERIES, _pieces, evaluate_directory, kept_or_cut, rank_text
 from explorer.tui.queries.table import shown, shown_tail
-from explorer.tui.sweep.whiskers import NO_QUERIES, whisker, whisker_chart
+from explorer.tui.sweep.whiskers import whisker, whisker_chart
 
 
 def test_whisker_places_mean_and_interval_on_the_scale():

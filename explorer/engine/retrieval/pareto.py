@@ -128,17 +128,20 @@ def _note(result: EvalResult, front: ParetoFront, recommendation: Recommendation
     point = front.points[recommendation.setting]
     name = {p: f"#{s.index + 1}" for p, s in enumerate(result.settings)}
     on = [cost_label(axis, front.unit) for axis in point.fronts]
-    off = [(axis, by) for axis, by in point.dominated_by.items()]
+    off = list(point.dominated_by.items())
     head = f"{name[point.position]} ({'your current settings' if recommendation.keep_current else 'recommended'})"
     if not off:
         return (f"{head} is on every front: no setting has as high a {front.measure} for fewer "
                 + ", fewer ".join(on))
-    parts = []
+    by_dominator: dict[int, list[str]] = {}
     for axis, by in off:
+        by_dominator.setdefault(by, []).append(cost_label(axis, front.unit))
+    parts = []
+    for by, labels in by_dominator.items():
         other = front.points[by]
         parts.append(f"{name[by]} has {'a higher' if other.value.value > point.value.value else 'the same'} "
                      f"{front.measure} ({100 * other.value.value:.1f}% against {100 * point.value.value:.1f}%) "
-                     f"for {'fewer' if axis == 'chunks' else 'less'} {cost_label(axis, front.unit)}")
+                     f"for fewer {' and fewer '.join(labels)}")
     text = f"{head} is " + (f"on the front for {', '.join(on)}; off it for the rest: " if on else "off every front: ")
     text += "; ".join(parts)
     if recommendation.objective != "top5":

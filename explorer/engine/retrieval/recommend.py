@@ -211,7 +211,11 @@ def advice_by_source(result: EvalResult, objective: str = "top5", current: int |
     return advice
 
 
-def disagreement(result: EvalResult, advice: list[SourceAdvice]) -> str | None:
+#: How the warning of :func:`sources_disagree` starts (views that print it apart find it by this).
+DISAGREEMENT = "the query sources disagree"
+
+
+def sources_disagree(result: EvalResult, advice: list[SourceAdvice]) -> str | None:
     """A warning when the query sources recommend different settings (None when they
     agree, or there is one source): which setting the index should serve depends on
     which questions it will be asked, and the overall advice weighs each source by its
@@ -234,7 +238,7 @@ def disagreement(result: EvalResult, advice: list[SourceAdvice]) -> str | None:
     what = {HISTORY: "change descriptions, what a team asks", "docs": "docs, what the code says of itself",
             "calls": "the code around a call", "types": "the code around a type's use"}
     asked = "; ".join(what.get(a.source, a.source) for a in sources)
-    return (f"the query sources disagree on the setting for --objective {objective}: "
+    return (f"{DISAGREEMENT} on the setting for --objective {objective}: "
             + "; ".join(says(a) for a in sources)
             + f". Which questions your index must answer is your call ({asked}); the overall recommendation "
               "weighs each source by its number of queries")

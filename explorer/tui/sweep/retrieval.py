@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 from textual import on
@@ -24,9 +24,23 @@ from explorer.workspace.walk import WalkOptions
 from ..queries.messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
 from ..queries.model import RetrievalRun
 from ..queries.runner import Evaluation
+from .tradeoff import advice_text, tradeoff_table
 from .whiskers import whisker_chart
 
 NOTE = Style(dim=True)
+
+
+def retrieval_view(run: RetrievalRun) -> RenderableType:
+    """The whiskers, the trade-off, each source's advice and the history's count."""
+    result = run.result
+    parts: list[RenderableType] = [whisker_chart(result, run.recommendation)]
+    if result.queries and run.front is not None:
+        parts += [Text(""), tradeoff_table(result, run.front)]
+    if run.advice:
+        parts.append(advice_text(result, run.advice, run.disagreement))
+    if result.history is not None and result.history.commits:
+        parts.append(Text(result.history.lines()[0], style=NOTE))
+    return Group(*parts)
 
 
 class RetrievalPanel(Vertical):
@@ -66,14 +80,16 @@ class RetrievalPanel(Vertical):
         return self.run.settings[self.run.recommendation.setting].options
 
     def evaluate(self, root: str, settings: Sequence[ChunkOptions], *, reference: int = 0,
-                 current: int | None = None, walk: WalkOptions | None = None, jobs: int | None = None) -> None:
-        """Start evaluating ``settings`` (a running evaluation is cancelled); ``current``:
-        the index of the settings in use, if listed."""
+                 current: int | None = None, walk: WalkOptions | None = None, jobs: int | None = None,
+                 queries: str = "docs") -> None:
+        """Start evaluating ``settings`` with the ``queries`` sources (a running evaluation
+        is cancelled); ``current``: the index of the settings in use, if listed."""
         progress = self.query_one(ProgressBar)
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
         self._chart(Text(f"Evaluating retrieval of {len(settings)} settings …", style=NOTE))
-        self.evaluation.evaluate(root, settings, reference=reference, current=current, walk=walk, jobs=jobs)
+        self.evaluation.evaluate(root, settings, reference=reference, current=current, walk=walk, jobs=jobs,
+                                 queries=queries)
 
     def reset(self) -> None:
         """A new sweep started: stop the evaluation of the old settings, wait for the new ones."""
@@ -99,7 +115,7 @@ class RetrievalPanel(Vertical):
             return
         self.run = message.run
         self.query_one(ProgressBar).add_class("-idle")
-        self._chart(whisker_chart(message.run.result, message.run.recommendation))
+        self._chart(retrieval_view(message.run))
 
     @on(RetrievalFailed)
     def _failed(self, message: RetrievalFailed) -> None:
