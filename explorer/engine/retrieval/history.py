@@ -243,6 +243,9 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _EMPTY_BRACKETS = re.compile(r"(?<!\w)\(\s*[,;]?\s*\)|(?<!\w)\[\s*\]")
 _SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:!?])(?=\s|$)")
 _SPACE = re.compile(r"\s+")
+#: Words that only joined references ("Fixes #12, see #13"): a line of nothing else goes.
+_CONNECTORS = frozenset({"see", "and", "also", "or", "fixes", "fix", "fixed", "closes", "close", "closed",
+                         "resolves", "resolved", "refs", "ref", "related", "to", "for", "in", "issue", "issues", "pr"})
 _WORD = re.compile(r"[^\W\d_][\w'-]*|\w*[^\W\d_]\w*")
 
 
@@ -273,7 +276,7 @@ def message_text(message: str) -> str:
                 or _FENCE.match(line)):
             continue
         line = _SPACE.sub(" ", _clean_line(line)).strip()
-        if not line:
+        if not {w.casefold() for w in _WORD.findall(line)} - _CONNECTORS:  # what a removed reference left
             continue
         if len(kept) == 1 and kept[0][-1:] not in ".!?:;":  # the subject ends a sentence
             kept[0] += "."

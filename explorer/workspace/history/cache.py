@@ -104,6 +104,11 @@ class DefinitionCache:
             self._db = None
 
 
+def forget() -> None:
+    """Forget what this process parsed (the disk part stays): the next run starts cold."""
+    _MEMORY.clear()
+
+
 def _keep(key: tuple[str, str, str], definitions: list[HistoryDefinition]) -> None:
     if len(_MEMORY) >= _MEMORY_AT_MOST:
         _MEMORY.pop(next(iter(_MEMORY)))
