@@ -181,12 +181,23 @@ def _pieces(spans: list[tuple[int, int, int]], start: int, end: int) -> int:
 NO_QUERIES = ("No queries: no source gave any here (docs need a function, method or class with a doc of 8 "
               "words or more; calls and types, definitions used from other files; history, a git checkout), so "
               "there is nothing to retrieve (chunk-explorer eval --queries FILE.jsonl takes your own).")
+#: Why a source gives no query, as the views say it.
+WHY_NONE = {
+    "docs": "no function, method or class here has a doc of 8 words or more",
+    "calls": "no function defined here once is called from another file",
+    "types": "no type defined here once is used in another file",
+}
 
 
 def no_queries(result: EvalResult) -> str:
-    """Why there is nothing to show, the history's own reason first."""
+    """Why there is nothing to show: the history's own reason, or what each source asked needs."""
+    asked = [name for name in result.query_source.split(",") if name]
     if result.history is not None and result.history.problem:
-        return f"No queries: {result.history.problem}."
+        reasons = [f"history: {result.history.problem}"] + [f"{s}: {WHY_NONE[s]}" for s in asked if s in WHY_NONE]
+        return "No queries. " + "; ".join(reasons) + "."
+    if asked and all(name in WHY_NONE for name in asked):
+        return ("No queries. " + "; ".join(f"{s}: {WHY_NONE[s]}" for s in asked)
+                + ". Another source may give some (docs, calls, types, history: a git checkout's commits).")
     return NO_QUERIES
 
 
