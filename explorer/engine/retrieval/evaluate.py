@@ -741,6 +741,11 @@ def evaluate_prepared(
         result.warnings.append(
             f"only {len(prepared.queries)} queries (fewer than {MIN_QUERIES}): the intervals are wide; "
             "differences are likely to be within them")
+    sources = prepared.query_source.split(",")
+    if "docs" in sources and len(sources) > 1 and prepared.masked_docs:
+        result.warnings.append(
+            f"docs are masked for every source: the {', '.join(s for s in sources if s != 'docs')} figures are on "
+            "code without its docs; ask for those sources alone to measure them on the code as indexed")
     if prepared.history is not None:
         if prepared.history.problem:
             result.warnings.append(f"no history queries: {prepared.history.problem}")
