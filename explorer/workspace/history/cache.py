@@ -21,6 +21,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from ...engine.retrieval.history import HistoryDefinition
+from ..cache_dir import cache_file
 
 #: Memory-only entries kept for the life of the process, at most.
 _MEMORY_AT_MOST = 100_000
@@ -28,8 +29,8 @@ _MEMORY: dict[tuple[str, str, str], list[HistoryDefinition]] = {}
 
 
 def default_cache_path() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "chunk-explorer", "history.sqlite")
+    """``$XDG_CACHE_HOME/chunk-explorer/history.sqlite`` (``~/.cache`` when unset)."""
+    return cache_file("history.sqlite")
 
 
 class DefinitionCache:

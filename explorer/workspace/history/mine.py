@@ -54,7 +54,7 @@ from ...engine.retrieval.history import (
     touched,
 )
 from ...engine.retrieval.queries import query_key
-from ..export import tool_version
+from ...version import tool_version
 from .cache import DefinitionCache, default_cache_path
 from .git import BlobReader, HistoryUnavailable, Repository, find_repository, read_log
 
