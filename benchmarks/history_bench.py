@@ -108,7 +108,7 @@ def controls(root: str, sizes: list[int], jobs: int | None, commits: int) -> Non
                 print(f"      max {setting.options.max_size:>5}: as asked {line(parts[0], k, measure)}  "
                       f"target alone {line(parts[1], k, measure)}  targets shuffled {line(parts[2], k, measure)}")
             first = parts[0].settings[0]
-            for k, setting in enumerate(parts[0].settings[1:], 1):
+            for setting in parts[0].settings[1:]:
                 d = setting.delta[measure]
                 print(f"      max {setting.options.max_size} - max {first.options.max_size}: {100 * d.value:+.1f} "
                       f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}]{'' if d.separated else ' (not separated)'}")

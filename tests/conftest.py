@@ -65,7 +65,7 @@ MODULES = list(dict.fromkeys(module for module, _, _ in TOPICS))
 def function_source(name: str, words: str, version: int) -> str:
     parts = words.split()
     body = [f"    {part}_value = {version} + len({name!r})  # {words}" for part in parts]
-    return f"def {name}(data):\n" + "\n".join(body) + f"\n    return data\n"
+    return f"def {name}(data):\n" + "\n".join(body) + "\n    return data\n"
 
 
 def module_source(module: str, versions: dict[str, int], header: str = "import os\n") -> str:

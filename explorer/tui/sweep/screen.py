@@ -8,7 +8,9 @@ The sweep itself is :func:`explorer.engine.measure.sweep.sweep` (the engine behi
 ``chunk-explorer sweep``), run in a thread worker; it reports progress per file.
 Enter applies the highlighted setting to the explorer, ``s`` also writes it to the
 project's settings file: the screen posts ``SettingChosen`` and the app does both;
-``a`` does the same with the setting the retrieval panel recommends.
+``a`` does the same with the setting the retrieval panel recommends. The retrieval
+panel (:mod:`.retrieval`) evaluates the measured settings with the query sources listed in
+its own field.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 from explorer.display import grid_label
 from explorer.engine.measure.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
 from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
-from explorer.engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
 from explorer.terminal_text import visible
 from explorer.workspace.sweep import sweep_paths
 
@@ -64,8 +65,6 @@ def parse_choices(text: str, choices: tuple[str, ...], what: str) -> list[str]:
     return list(dict.fromkeys(parts))
 
 
-#: The query sources the retrieval panel starts with.
-DEFAULT_QUERIES = "docs"
 #: The grid's fields: (ChunkOptions field, input id, label), slowest-varying first.
 GRID_FIELDS = (
     ("strategy", "sweep-strategy", "strategy"),
@@ -102,7 +101,6 @@ class SweepScreen(Screen):
         #sweep-overlap { width: 9; }
         #sweep-context { width: 14; }
         #sweep-strategy { width: 11; }
-        #sweep-queries { width: 24; }
         #sweep-progress { margin: 1 0 0 1; width: 12; }
         #sweep-table { height: auto; max-height: 50%; }
         #sweep-chart { height: auto; padding: 0 1; }
@@ -132,10 +130,6 @@ class SweepScreen(Screen):
             for name, input_id, label in GRID_FIELDS:
                 yield Label(f"{label} ({options.size_unit}):" if name == "max_size" else f"{label}:")
                 yield Input(values[name], id=input_id, tooltip="Comma-separated: every combination is swept")
-            yield Label("queries:")
-            yield Input(DEFAULT_QUERIES, id="sweep-queries",
-                        tooltip=f"What retrieval is asked, comma-separated: {', '.join(QUERY_SOURCES)} (history: the "
-                                "git history's commit messages, asking for the definitions they changed)")
             yield ProgressBar(id="sweep-progress", show_eta=False)
         with VerticalScroll():
             yield DataTable(id="sweep-table", cursor_type="row", zebra_stripes=True)
@@ -163,7 +157,6 @@ class SweepScreen(Screen):
     def action_run(self) -> None:
         try:
             settings = settings_grid(self.options, self.grid())
-            self.query_sources()
         except ValueError as error:
             self.notify(str(error), title="Cannot sweep", severity="error", markup=False)
             return
@@ -190,10 +183,6 @@ class SweepScreen(Screen):
             "max_size": list(parse_sizes(read("sweep-sizes"))),
             "overlap_lines": list(parse_sizes(read("sweep-overlap"), 0, "overlap")),
         }
-
-    def query_sources(self) -> str:
-        """The query sources listed (ValueError naming the valid ones otherwise)."""
-        return ",".join(parse_sources(self.query_one("#sweep-queries", Input).value))
 
     def _progressed_in_worker(self, done: int, total: int | None, _: object) -> None:
         self.post_message(SweepProgressed(done, total or 0))
@@ -289,8 +278,7 @@ class SweepScreen(Screen):
             return
         current = settings.index(self.options) if self.options in settings else None
         self.query_one(RetrievalPanel).evaluate(self.root, settings, reference=current or 0, current=current,
-                                                walk=explorer_state(self).walk_options, jobs=self.jobs,
-                                                queries=self.query_sources())
+                                                walk=explorer_state(self).walk_options, jobs=self.jobs)
 
     def action_save_recommended(self) -> None:
         options = self.query_one(RetrievalPanel).recommended

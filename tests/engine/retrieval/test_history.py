@@ -195,7 +195,10 @@ FILES = [
 ]
 
 
-def prepared(history, settings=(ChunkOptions(max_size=600), ChunkOptions(max_size=5000))):
+TWO_SIZES = (ChunkOptions(max_size=600), ChunkOptions(max_size=5000))
+
+
+def prepared(history, settings=TWO_SIZES):
     return prepare(FILES, list(settings), queries="history", history=history, jobs=1)
 
 
