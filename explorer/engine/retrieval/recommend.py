@@ -235,9 +235,9 @@ def sources_disagree(result: EvalResult, advice: list[SourceAdvice]) -> str | No
         verb = "keeps" if a.recommendation.keep_current else "recommends"
         return f"{a.source} ({a.queries:,} queries) {verb} #{setting.index + 1} ({setting.label(varied)})"
 
-    what = {HISTORY: "change descriptions, what a team asks", "docs": "docs, what the code says of itself",
+    what = {HISTORY: "change descriptions, what a team asks", "docs": "what the code says of itself",
             "calls": "the code around a call", "types": "the code around a type's use"}
-    asked = "; ".join(what.get(a.source, a.source) for a in sources)
+    asked = "; ".join(f"{a.source}: {what[a.source]}" if a.source in what else a.source for a in sources)
     return (f"{DISAGREEMENT} on the setting for --objective {objective}: "
             + "; ".join(says(a) for a in sources)
             + f". Which questions your index must answer is your call ({asked}); the overall recommendation "
