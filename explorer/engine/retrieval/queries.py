@@ -100,10 +100,7 @@ class Query:
         history = {} if self.commit is None else {
             "commit": self.commit, "subject": self.subject, "names_target": self.names_target,
             "targets": [t.to_dict() for t in self.targets]}
-        return {
-            "query": self.text, "path": self.path, "start_line": self.line_start + 1, "end_line": self.line_end + 1,
-            **({"name": self.name, "kind": self.kind} if self.name is not None else {}), **history,
-        }
+        return {"query": self.text, **self.targets[0].to_dict(), **history}
 
 
 @dataclass(frozen=True, slots=True)
