@@ -148,6 +148,15 @@ def tradeoff_rows(varied: Sequence[str], options: Sequence[ChunkOptions], number
     return head, rows
 
 
+def masked_note(front: ParetoFront) -> str:
+    """Why the trade-off's chunks may differ from a sweep's: the code evaluated had its docs
+    masked (doc queries); empty otherwise."""
+    if not front.masked_docs:
+        return ""
+    return (f"Costs of the code as evaluated: {front.masked_docs:,} docs masked out (doc queries), so there are "
+            "fewer chunks than the same setting makes of the files as they are.")
+
+
 def front_summary(front: ParetoFront, numbers: Sequence[int]) -> str:
     """``Fronts, cheapest first: chunks #3; ...`` in one line."""
     from .engine.retrieval.pareto import COSTS, cost_label

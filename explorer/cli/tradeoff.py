@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..display import front_summary, source_advice_lines, tradeoff_rows
+from ..display import front_summary, masked_note, source_advice_lines, tradeoff_rows
 from ..engine.retrieval import EvalResult
 from ..engine.retrieval.pareto import ParetoFront
 from ..engine.retrieval.recommend import SourceAdvice
@@ -36,6 +36,8 @@ def print_tradeoff(console: Console, result: EvalResult, front: ParetoFront) -> 
         table.add_row(*(Text(cell) for cell in row))
     console.print(table)
     console.print(Text(front_summary(front, numbers), style="dim"))
+    if masked_note(front):
+        console.print(Text(masked_note(front), style="dim"))
     if front.note:
         console.print(Text(visible(front.note) + ".", style="dim"))
 

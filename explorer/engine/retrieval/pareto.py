@@ -66,6 +66,8 @@ class ParetoFront:
     fronts: dict[str, list[int]]
     recommended: int | None = None
     note: str = ""
+    #: Docs masked out of the code evaluated (doc queries): the chunks counted are of that code.
+    masked_docs: int = 0
 
     def on_front(self, position: int, axis: str) -> bool:
         return position in self.fronts.get(axis, [])
@@ -84,6 +86,7 @@ class ParetoFront:
             "fronts": {axis: [number[p] for p in positions] for axis, positions in self.fronts.items()},
             "recommended": None if self.recommended is None else number[self.recommended],
             "note": self.note,
+            "masked_docs": self.masked_docs,
         }
 
 
@@ -113,7 +116,7 @@ def pareto(result: EvalResult, recommendation: Recommendation | None = None,
                          tuple(axis for axis in COSTS if p in fronts[axis]), dominated[p])
               for p, s in enumerate(settings)]
     front = ParetoFront(measure, result.cost_unit, points, fronts,
-                        None if recommendation is None else recommendation.setting)
+                        None if recommendation is None else recommendation.setting, masked_docs=result.masked_docs)
     if recommendation is not None and settings:
         front.note = _note(result, front, recommendation)
     return front

@@ -11,7 +11,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.display import front_summary, source_advice_lines, tradeoff_rows
+from explorer.display import front_summary, masked_note, source_advice_lines, tradeoff_rows
 from explorer.engine.retrieval import EvalResult
 from explorer.engine.retrieval.pareto import ParetoFront
 from explorer.engine.retrieval.recommend import SourceAdvice
@@ -35,6 +35,8 @@ def tradeoff_table(result: EvalResult, front: ParetoFront) -> RenderableType:
     notes: list[RenderableType] = [Text(f"Trade-off: {front.measure} against cost (in {unit}) · ◆ on the front: no other setting "
                   f"retrieves as well for less of that cost", style=Style(bold=True)), table,
              Text(front_summary(front, numbers), style=NOTE)]
+    if masked_note(front):
+        notes.append(Text(masked_note(front), style=NOTE))
     if front.note:
         notes.append(Text(front.note + ".", style=NOTE))
     return Group(*notes)
