@@ -1,6 +1,6 @@
 """Plain-text figures shared by the CLI and the explorer (no Rich, no Textual): the
-number formats, counts with their noun, bars, and the columns of the sweep table both of
-them draw."""
+number formats, counts with their noun, bars, the columns of the sweep table and the rows of
+the retrieval trade-off both of them draw."""
 
 from __future__ import annotations
 
@@ -11,6 +11,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # types only: the figures need no engine at run time
     from .engine.measure.sweep import SettingResult
     from .engine.options import ChunkOptions
+    from .engine.retrieval.pareto import ParetoFront
+    from .engine.retrieval.recommend import SourceAdvice
+
+#: Marks a cost on whose front a setting is.
+ON_FRONT = "◆"
 
 BLOCKS = " ▏▎▍▌▋▊▉█"  # eighths of a cell
 
@@ -116,3 +121,66 @@ def grid_label(options: Any, varied: Sequence[str]) -> str:
         if name != "max_size":
             parts.append(_LABELS.get(name, name + " {}").format(getattr(options, name)))
     return " · ".join(parts)
+
+
+def tradeoff_rows(varied: Sequence[str], options: Sequence[ChunkOptions], numbers: Sequence[int],
+                  front: ParetoFront) -> tuple[list[str], list[list[str]]]:
+    """The trade-off table's header and rows: per setting (``numbers``: their indices),
+    the measure with its interval and each cost, :data:`ON_FRONT` where the setting is on
+    that cost's front. The CLI and the explorer print these same cells."""
+    from .engine.retrieval.pareto import COSTS, cost_label
+
+    headers, axis_rows = axis_cells(varied, options)
+    head = ["#", *headers, f"{front.measure} (95%)", *(cost_label(axis, front.unit) for axis in COSTS)]
+    rows = []
+    for point in front.points:
+        value = point.value
+        cells = [f"{numbers[point.position] + 1}", *axis_rows[point.position],
+                 f"{100 * value.value:.1f} [{100 * value.low:.1f}–{100 * value.high:.1f}]"]
+        for axis in COSTS:
+            mark = f"{ON_FRONT} " if front.on_front(point.position, axis) else "  "
+            if axis == "retrieved":
+                cost = point.retrieved
+                cells.append(f"{mark}{cost.value:,.0f} [{cost.low:,.0f}–{cost.high:,.0f}]")
+            else:
+                cells.append(f"{mark}{int(point.cost(axis)):,}")
+        rows.append(cells)
+    return head, rows
+
+
+def masked_note(front: ParetoFront) -> str:
+    """Why the trade-off's chunks may differ from a sweep's: the code evaluated had its docs
+    masked (doc queries); empty otherwise."""
+    if not front.masked_docs:
+        return ""
+    return (f"Costs of the code as evaluated: {front.masked_docs:,} docs masked out (doc queries), so there are "
+            "fewer chunks than the same setting makes of the files as they are.")
+
+
+def front_summary(front: ParetoFront, numbers: Sequence[int]) -> str:
+    """``Fronts, cheapest first: chunks #3; ...`` in one line."""
+    from .engine.retrieval.pareto import COSTS, cost_label
+
+    parts = [f"{cost_label(axis, front.unit)} {' → '.join(f'#{numbers[p] + 1}' for p in front.fronts[axis])}"
+             for axis in COSTS]
+    return "Fronts, cheapest first: " + "; ".join(parts) + "."
+
+
+def source_advice_lines(varied: Sequence[str], advice: Sequence[SourceAdvice], warning: str | None) -> list[str]:
+    """Each query source's own recommendation (with two groups or more), and the warning
+    when they disagree, one line each."""
+    if len(advice) < 2:
+        return []
+    objective = next((a.recommendation.objective for a in advice if a.recommendation), "top5")
+    lines = [f"Per query source (--objective {objective}):"]
+    for a in advice:
+        if a.recommendation is None:
+            lines.append(f"  {a.source} ({a.queries:,} queries): nothing to recommend")
+            continue
+        chosen = a.result.settings[a.recommendation.setting]
+        head = "keep your current settings" if a.recommendation.keep_current else f"#{chosen.index + 1}"
+        lines.append(f"  {a.source} ({a.queries:,} queries): {head} ({chosen.label(varied)}): "
+                     f"{a.recommendation.reason}")
+    if warning:
+        lines.append(f"Warning: {warning}.")
+    return lines

@@ -13,7 +13,9 @@ from ..engine.options import ChunkOptions
 from ..engine.retrieval import EvalConfig, QueryFileError, QuerySpec, parse_query_lines
 from ..engine.retrieval.evaluate import QUERY_SOURCES
 from ..engine.retrieval.hybrid import DEFAULT_RRF_K
-from ..engine.retrieval.recommend import recommend
+from ..engine.retrieval.pareto import pareto
+from ..engine.retrieval.recommend import advice_by_source, recommend, sources_disagree
+from ..engine.tokens import TokenizerError, get_counter
 from ..terminal_text import visible
 from ..workspace.evaluate import DEFAULT_BUDGETS, budget_config, evaluate_paths
 from ..workspace.export import OutputError, json_header
@@ -24,11 +26,13 @@ from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .eval_render import print_chart, print_cut_comparisons, print_sources, print_table, run_summary
 from .flag_types import fraction, non_negative_int, positive_float, positive_int, url
 from .frame import Frame
+from .history_flags import add_history_options, history_cache, history_rules
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
 from .report import error, eval_progress, say
 from .save_setting import check_save_target, save_setting
 from .settings_grid import add_axes, build_settings, current_index, pick_setting
+from .tradeoff import print_source_advice, print_tradeoff
 
 NAME = "eval"
 HELP = "which settings retrieve best on this code: an offline retrieval evaluation with intervals"
@@ -45,6 +49,11 @@ Queries (--queries, comma-separated sources; docs by default):
          defined once, in another file, are the query; the definition is the target.
          The chunks holding the query's own lines are left out of its ranking.
   types  the same for a type, interface, enum or class named in an annotation.
+  history  the repository's git history: each commit's message asks for the
+         definitions its diff changed that the tree still has (matched by path and
+         qualified name). Merges, bots, reverts, releases, short messages, renames,
+         formatting, test-only, generated and big changes give none (counted);
+         reported also without the messages that name their target.
 Or give a JSONL file of your own, one line per query:
 {"query": "...", "path": "src/a.py", "start_line": 10, "end_line": 42}
 (a path relative to the common root of PATH..., to the current directory, or
@@ -60,10 +69,15 @@ and the token precision and IoU of the top 5. Each with a 95% bootstrap interval
 over the queries, and the paired difference against the reference setting; a
 difference counts only when its interval excludes 0.
 
+The trade-off table puts recall@5 against three costs per setting: chunks in the
+index, embedded tokens, and tokens in the top 5; a setting is on a cost's front
+(◆) when no other has as high a recall@5 for less of that cost.
+
 It ends with one recommended setting for --objective (top5: recall@5; budget:
 recall@budget): the best on it among the settings not separated from the best,
 preferring the fewest chunks; or "keep your current settings" when they are among
-those. --save writes the recommended setting to the settings file.
+those; then each source's own advice, with a warning when they disagree. --save
+writes the recommended setting to the settings file.
 
 The retriever is BM25 (offline), your embedding model through any OpenAI-compatible
 endpoint (--embed-url http://localhost:11434/v1 --embed-model NAME: Ollama, TEI,
@@ -95,6 +109,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             help="context budget for recall@budget, in the settings' size unit (default "
                                  + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
     add_objective(evaluation)
+    evaluation.add_argument("--cost-tokenizer", metavar="NAME|PATH",
+                            help="what the trade-off's token costs are counted with (default: the settings' "
+                                 "--tokenizer, else cl100k_base when installed, else non-whitespace characters)")
     evaluation.add_argument("--hit-threshold", type=fraction, default=0.5, metavar="F",
                             help="share of the target or of the chunk that makes a hit (default 0.5)")
     evaluation.add_argument("--seed", type=non_negative_int, default=0, metavar="N",
@@ -134,6 +151,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     output.add_argument("--save", action="store_true",
                         help="write the recommended setting to the settings file (.chunk-explorer.toml)")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no run summary")
+    add_history_options(parser)
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
     cli_options.add_settings_options(parser)
@@ -200,7 +218,12 @@ def run(args: argparse.Namespace) -> int:
         queries = read_query_file(args.queries)
     budget, budget_unit = budget_config(args.budget, settings)
     config = EvalConfig(budget=budget, hit_threshold=args.hit_threshold, resamples=args.resamples,
-                        seed=args.seed, budget_unit=budget_unit)
+                        seed=args.seed, budget_unit=budget_unit, cost_tokenizer=args.cost_tokenizer)
+    if args.cost_tokenizer:
+        try:
+            get_counter(args.cost_tokenizer)
+        except TokenizerError as exc:
+            raise UsageError(f"--cost-tokenizer: {exc}") from None
     if args.save:
         check_save_target(frame)
     try:
@@ -214,7 +237,8 @@ def run(args: argparse.Namespace) -> int:
             evaluation = evaluate_paths(files_plan, settings, walk=frame.resolved.walk, queries=queries,
                                         query_source=args.queries, retriever=retriever, config=config,
                                         reference=reference, jobs=frame.jobs, on_progress=on_progress,
-                                        on_setting=on_setting)
+                                        on_setting=on_setting, history=history_rules(args),
+                                        history_cache=history_cache(args))
     except QueryFileError as exc:
         raise UsageError(f"--queries {args.queries}: {exc}") from None
     except RuntimeError as exc:  # EmbeddingError: the endpoint failed
@@ -225,6 +249,11 @@ def run(args: argparse.Namespace) -> int:
 
     result, unreadable = evaluation.result, evaluation.unreadable
     recommendation = recommend(result, args.objective, result.position(current)) if result.complete else None
+    advice = advice_by_source(result, args.objective, result.position(current)) if recommendation else []
+    warning = sources_disagree(result, advice)
+    if warning:
+        result.warnings.append(warning)
+    front = pareto(result, recommendation)
     saved = save_error = None
     if args.save and recommendation is not None:
         try:
@@ -238,7 +267,10 @@ def run(args: argparse.Namespace) -> int:
             "settingsFile": frame.resolved.settings_path,
             "current": current,
             **result.to_dict(),
-            "recommendation": None if recommendation is None else recommendation.to_dict(result),
+            "pareto": front.to_dict(result),
+            "recommendation": None if recommendation is None else {
+                **recommendation.to_dict(result), "by_source": {a.source: a.to_dict() for a in advice},
+                "disagreement": warning},
             **({"saved": None if saved is None else {"index": result.settings[recommendation.setting].index,
                                                      "path": saved}}
                if args.save and recommendation is not None else {}),
@@ -250,11 +282,16 @@ def run(args: argparse.Namespace) -> int:
         print_cut_comparisons(out, result)
         if not args.no_chart:
             print_chart(out, result)
+        print_tradeoff(out, result, front)
         if recommendation is not None:
             print_recommendation(out, result, recommendation)
+            print_source_advice(out, result, advice, warning)
     if not args.quiet:
         for line in run_summary(result, len(settings), len(files_plan.skipped) + len(unreadable)):
             say(line)
+    if not result.queries and result.history is not None and result.history.problem and queries == "history":
+        say(f"No queries: {visible(result.history.problem)}.")
+        return EXIT_FAILED
     if not result.queries:
         say("No queries: no function, method or class with a doc of 8 words or more in a language with full "
             "structure support (see `chunk-explorer languages`); try --queries docs,calls,types, or give "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..display import axis_cells, bar, plural
 from ..engine.retrieval import HEADLINE_METRICS, EvalResult
+from ..engine.retrieval.recommend import DISAGREEMENT
 from ..terminal_text import visible
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
@@ -24,6 +25,8 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
         f"(chunking {result.chunk_seconds:.1f} s on {plural(result.jobs, 'job')}; retrieval and scoring "
         f"{retrieval:.1f} s)."
     ]
+    if result.history is not None:
+        lines += [visible(line) for line in result.history.lines()]
     if result.query_source == "docs":
         lines.append(f"Masked {plural(result.masked_docs, 'doc')}; dropped "
                      f"{plural(result.dropped_duplicates, 'query', 'queries')} whose text occurs twice.")
@@ -40,7 +43,8 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
                              f"--embed-max-tokens ({how})")
     if skipped or result.not_text:
         lines.append(f"Skipped {plural(skipped + len(result.not_text), 'file or directory', 'files or directories')}.")
-    lines += [f"Warning: {visible(w)}" for w in result.warnings]
+    lines += [f"Warning: {visible(w)}" for w in result.warnings
+              if not w.startswith(DISAGREEMENT)]  # printed under the recommendation
     for path, message in result.failed[:20]:
         lines.append(f"  failed: {visible(path)}: {visible(message)}")
     return lines
@@ -128,7 +132,7 @@ def print_sources(console: Console, result: EvalResult) -> None:
     table.add_column("#", justify="right")
     for source, report in reports.items():
         for name in names:
-            table.add_column(f"{source} ({report.queries:,}) {name}", justify="right")
+            table.add_column(f"{source} ({report.queries:,})\n{name}", justify="right")
     for position, setting in enumerate(result.settings):
         cells = [Text(f"{setting.index + 1}")]
         for report in reports.values():

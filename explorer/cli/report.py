@@ -85,8 +85,8 @@ def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callab
 @contextlib.contextmanager
 def eval_progress(files: int, settings: int, enabled: bool) -> Iterator[
         tuple[Callable[[EvalProgress], None] | None, Callable[[SettingEval], None] | None]]:
-    """The evaluation's progress bars on stderr (chunking files, then settings scored, and
-    the retriever's work within a setting), or nothing."""
+    """The evaluation's progress bars on stderr (chunking files, reading the history, then
+    settings scored, and the retriever's work within a setting), or nothing."""
     if not enabled:
         yield None, None
         return
@@ -94,16 +94,21 @@ def eval_progress(files: int, settings: int, enabled: bool) -> Iterator[
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..engine.retrieval import CHUNKING, RETRIEVING
+    from ..engine.retrieval.results import READING_HISTORY
 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=Console(file=sys.stderr), transient=True)
     chunking = progress.add_task("chunking files", total=files)
+    history = progress.add_task("reading history", total=None, visible=False)
     scored = progress.add_task("settings scored", total=settings)
     step = progress.add_task("retrieving", total=None, visible=False)
 
     def on_progress(event: EvalProgress) -> None:
         if event.stage == CHUNKING:
             progress.update(chunking, completed=event.done, total=event.total or files)
+        elif event.stage == READING_HISTORY:
+            progress.update(history, completed=event.done, total=event.total, visible=True,
+                            description="reading history (commits)" if event.total else "parsing changed files")
         elif event.stage == RETRIEVING and event.total:
             progress.update(step, completed=event.done, total=event.total, visible=True,
                             description=f"retrieving (setting {(event.setting or 0) + 1})")

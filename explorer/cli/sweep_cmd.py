@@ -9,7 +9,8 @@ from ..engine.measure.sweep import DEFAULT_EMBEDDING_DIM
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import EvalConfig, EvalResult
 from ..engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
-from ..engine.retrieval.recommend import recommend
+from ..engine.retrieval.pareto import pareto
+from ..engine.retrieval.recommend import SourceAdvice, advice_by_source, recommend, sources_disagree
 from ..workspace.evaluate import DEFAULT_BUDGETS, budget_config, evaluate_paths
 from ..workspace.export import OutputError, json_header
 from ..workspace.settings import SettingsError
@@ -19,6 +20,7 @@ from . import options as cli_options
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .flag_types import positive_int
 from .frame import Frame
+from .history_flags import add_history_options, history_cache, history_rules
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
 from .report import error, eval_progress, progress_bar, say
@@ -32,6 +34,7 @@ from .sweep_render import (
     retrieval_summary,
     run_summary,
 )
+from .tradeoff import print_source_advice, print_tradeoff
 
 NAME = "sweep"
 #: ``--save recommended``: the setting the retrieval evaluation recommends.
@@ -73,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                            help="with --retrieval: the context budget of recall@budget, in the size unit (default "
                                 + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
     add_objective(retrieval)
+    add_history_options(parser)
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print JSON instead of the table and chart")
     output.add_argument("--no-chart", action="store_true", help="the table only")
@@ -110,10 +114,17 @@ def run(args: argparse.Namespace) -> int:
                              embedding_dim=args.embedding_dim)
     retrieval = _retrieval(frame, files_plan, settings, current) if args.retrieval else None
     recommendation = None
+    advice: list[SourceAdvice] = []
+    warning = None
     if retrieval is not None and retrieval.complete:
         recommendation = recommend(retrieval, args.objective, retrieval.position(current))
+        advice = advice_by_source(retrieval, args.objective, retrieval.position(current)) if recommendation else []
+        warning = sources_disagree(retrieval, advice)
+        if warning:
+            retrieval.warnings.append(warning)
         if save_recommended and recommendation is not None:
             chosen = retrieval.settings[recommendation.setting].index
+    front = pareto(retrieval, recommendation) if retrieval is not None else None
 
     saved = None
     if chosen is not None and result.files:
@@ -130,8 +141,10 @@ def run(args: argparse.Namespace) -> int:
             "current": current,
             **result.to_dict(),
             "saved": None if saved is None else {"index": chosen, "path": saved},
-            **({"retrieval": {**retrieval.to_dict(),
-                              "recommendation": None if recommendation is None else recommendation.to_dict(retrieval)}}
+            **({"retrieval": {**retrieval.to_dict(), "pareto": front.to_dict(retrieval) if front else None,
+                              "recommendation": None if recommendation is None else {
+                                  **recommendation.to_dict(retrieval),
+                                  "by_source": {a.source: a.to_dict() for a in advice}, "disagreement": warning}}}
                if retrieval is not None else {}),
         })
     elif result.files:
@@ -139,8 +152,11 @@ def run(args: argparse.Namespace) -> int:
         print_table(out, result, current, extra_columns=retrieval_columns(retrieval) if retrieval else None)
         if retrieval is not None:
             print_retrieval_legend(out, retrieval)
+            if front is not None:
+                print_tradeoff(out, retrieval, front)
             if recommendation is not None:
                 print_recommendation(out, retrieval, recommendation)
+                print_source_advice(out, retrieval, advice, warning)
         if not args.no_chart:
             print_chart(out, result)
 
@@ -148,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
         for line in run_summary(result, len(settings)):
             say(line)
         if retrieval is not None:
-            say(retrieval_summary(retrieval))
+            for line in retrieval_summary(retrieval):
+                say(line)
     if not result.files:
         say("No files to sweep: check the paths, or --include/--exclude." if not files_plan.skipped
             else "No files to sweep: every file was skipped (see above).")
@@ -173,4 +190,5 @@ def _retrieval(frame: Frame, files_plan: WalkPlan, settings: list[ChunkOptions],
     with eval_progress(len(files_plan.files), len(settings), frame.show_progress) as (on_progress, on_setting):
         return evaluate_paths(files_plan, settings, walk=frame.resolved.walk, queries=frame.args.queries,
                               config=config, reference=current or 0, jobs=frame.jobs, on_progress=on_progress,
-                              on_setting=on_setting).result
+                              on_setting=on_setting, history=history_rules(frame.args),
+                              history_cache=history_cache(frame.args)).result

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes, plural
 from ..engine.measure.sweep import SettingResult, SweepResult
 from ..engine.retrieval import HEADLINE_METRICS, EvalResult
+from ..engine.retrieval.recommend import DISAGREEMENT
+from ..terminal_text import visible
 from .report import left_out_lines
 
 if TYPE_CHECKING:  # rich is imported when there is something to print
@@ -26,10 +28,15 @@ def run_summary(result: SweepResult, settings: int) -> list[str]:
     return lines + left_out_lines(result.skipped, result.failed)
 
 
-def retrieval_summary(retrieval: EvalResult) -> str:
-    """The closing line of ``--retrieval`` on stderr."""
-    return (f"Retrieval: {plural(len(retrieval.queries), 'query', 'queries')} from {retrieval.query_source}, BM25, "
-            f"in {retrieval.seconds:.1f} s." + "".join(f" Warning: {w}" for w in retrieval.warnings))
+def retrieval_summary(retrieval: EvalResult) -> list[str]:
+    """The closing lines of ``--retrieval`` on stderr: the queries, the warnings (the sources'
+    disagreement is printed under the recommendation), and the history's screening."""
+    warnings = "".join(f" Warning: {w}" for w in retrieval.warnings if not w.startswith(DISAGREEMENT))
+    lines = [f"Retrieval: {plural(len(retrieval.queries), 'query', 'queries')} from {retrieval.query_source}, BM25, "
+             f"in {retrieval.seconds:.1f} s." + warnings]
+    if retrieval.history is not None:
+        lines += retrieval.history.lines()
+    return [visible(line) for line in lines]
 
 
 #: The retrieval columns a sweep table has room for: the first headline measures.

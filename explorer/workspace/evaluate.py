@@ -1,7 +1,10 @@
 """Evaluating retrieval over a codebase: the paths are walked as every command walks
 them (.gitignore, excludes, size cap), the files read once, then the engine evaluates
-the settings over them (:mod:`explorer.engine.retrieval`, which never walks). The CLI's
-``eval`` and ``sweep --retrieval`` and the explorer's retrieval panel all run this.
+the settings over them (:mod:`explorer.engine.retrieval`, which never walks). With the
+``history`` query source, the repository's history is mined between the chunking and
+the retrieval (:mod:`.history`: git is read here, never in the engine), against the
+definitions the chunking found. The CLI's ``eval`` and ``sweep --retrieval`` and the
+explorer's retrieval panel all run this.
 """
 
 from __future__ import annotations
@@ -25,7 +28,12 @@ from ..engine.retrieval import (
     evaluate_prepared,
     prepare,
 )
+from ..engine.retrieval.evaluate import add_history_queries, named_definitions, parse_sources
+from ..engine.retrieval.history import HISTORY, HistoryRules
 from ..engine.retrieval.queries import normalize_path
+from ..engine.retrieval.results import READING_HISTORY
+from .history import mine_history
+from .history.mine import DEFAULT_CACHE
 from .sources import read_sources
 from .walk import PathArg, Skipped, WalkOptions, WalkPlan, plan_of
 
@@ -69,11 +77,15 @@ def evaluate_paths(
     on_setting: Callable[[SettingEval], None] | None = None,
     should_stop: ShouldStop | None = None,
     keep_prepared: bool = False,
+    history: HistoryRules | None = None,
+    history_cache: str | None = DEFAULT_CACHE,
 ) -> PathsEvaluation:
     """Evaluate ``settings`` (see :func:`explorer.engine.retrieval.evaluate`) over the
     files under ``paths`` (directories walked with ``walk``), or over the files of a
     ready ``WalkPlan``. ``reference`` indexes ``settings``. Query-file paths are
-    resolved by :func:`resolve_query_paths`. Raises FileNotFoundError for a path that does not
+    resolved by :func:`resolve_query_paths`. ``history``: which commits give history
+    queries (the defaults of :class:`HistoryRules` when None); ``history_cache``: where the
+    definitions of files parsed from the history are kept (see :func:`mine_history`). Raises FileNotFoundError for a path that does not
     exist, ValueError for no settings, QueryFileError for a query file that names
     unknown files or lines; RuntimeError from the retriever (an endpoint that failed)."""
     files_plan = plan_of(paths, walk)
@@ -93,9 +105,35 @@ def evaluate_paths(
     started = time.perf_counter()
     prepared = prepare(sources, settings, queries=queries, query_source=query_source, config=config, jobs=jobs,
                        on_progress=on_progress, should_stop=should_stop)
+    if isinstance(queries, str) and HISTORY in parse_sources(queries) and prepared.complete:
+        add_history(prepared, files_plan.root, history, max_bytes, jobs, on_progress, should_stop, history_cache)
     result = evaluate_prepared(prepared, retriever, config=config, reference=prepared.settings.index(settings[reference]),
                                on_progress=on_progress, on_setting=on_setting, should_stop=should_stop, started=started)
     return PathsEvaluation(result, files_plan, unreadable, prepared if keep_prepared else None)
+
+
+def add_history(prepared: Prepared, root: str, rules: HistoryRules | None, max_bytes: int, jobs: int | None,
+                on_progress: Callable[[EvalProgress], None] | None,
+                should_stop: ShouldStop | None, cache_path: str | None = DEFAULT_CACHE) -> None:
+    """Mine the history of the repository holding ``root`` for queries whose targets the
+    chunked files still have, and add them to ``prepared``. No history (no git, not a
+    repository, no eligible commit) leaves the other sources as they are; the funnel
+    says why."""
+    names = named_definitions(prepared)
+
+    def known(path: str, name: str) -> bool:
+        return name in names.get(path, {})
+
+    def progressed(stage: str, done: int, total: int | None) -> None:
+        if on_progress is not None:
+            on_progress(EvalProgress(READING_HISTORY, done, total if stage == "reading" else None))
+
+    mined = mine_history(root, names, rules, known=known, max_bytes=max_bytes, jobs=jobs, on_progress=progressed,
+                         should_stop=should_stop, cache_path=cache_path)
+    mined.funnel.problem = mined.problem
+    if not mined.complete:
+        prepared.complete = False
+    add_history_queries(prepared, mined.queries, mined.funnel)
 
 
 def resolve_query_paths(specs: Sequence[QuerySpec], names: Sequence[str], root: str,

@@ -16,6 +16,7 @@ from typing import Literal
 
 from ..engine.retrieval.hybrid import DEFAULT_RRF_K
 from ..engine.retrieval.ranking import Retriever
+from .cache_dir import cache_file
 
 RetrieverKind = Literal["bm25", "embeddings", "hybrid"]
 RETRIEVER_KINDS: tuple[RetrieverKind, ...] = ("bm25", "embeddings", "hybrid")
@@ -98,5 +99,4 @@ def close_retriever(retriever: Retriever) -> None:
 
 def default_cache_path() -> str:
     """``$XDG_CACHE_HOME/chunk-explorer/embeddings.sqlite`` (``~/.cache`` when unset)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "chunk-explorer", "embeddings.sqlite")
+    return cache_file("embeddings.sqlite")

@@ -112,7 +112,7 @@ def test_bad_query_files_are_usage_errors(cli, codebase, tmp_path, content, mess
         (["--embed-model", "m"], "go with --retriever embeddings"),
         (["--embed-url", "localhost:1"], "expected an http:// or https:// URL"),
         (["--hit-threshold", "0"], "above 0 and at most 1"),
-        (["--queries", "docs,comments"], "neither query sources (docs, calls, types, comma-separated) nor"),
+        (["--queries", "docs,comments"], "neither query sources (docs, calls, types, history, comma-separated) nor"),
         (["--objective", "top3"], "invalid choice: 'top3'"),
     ],
 )

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import Estimate
-from explorer.tui.queries.model import _pieces, evaluate_directory, kept_or_cut, rank_text
+from explorer.tui.queries.model import NO_QUERIES, _pieces, evaluate_directory, kept_or_cut, rank_text
 from explorer.tui.queries.table import shown, shown_tail
-from explorer.tui.sweep.whiskers import NO_QUERIES, whisker, whisker_chart
+from explorer.tui.sweep.whiskers import whisker, whisker_chart
 
 
 def test_whisker_places_mean_and_interval_on_the_scale():
@@ -45,7 +45,19 @@ def test_a_directory_without_docs_says_there_is_nothing_to_retrieve(tmp_path: Pa
     run = evaluate_directory(str(tmp_path), [ChunkOptions(max_size=300), ChunkOptions(max_size=600)], jobs=1)
     assert run is not None and run.result.queries == []
     chart = whisker_chart(run.result)
-    assert [str(part) for part in chart.renderables] == [NO_QUERIES]
+    assert [str(part) for part in chart.renderables] == [
+        "No queries. docs: no function, method or class here has a doc of 8 words or more. Another source may give "
+        "some (docs, calls, types, history: a git checkout's commits)."]
+
+
+def test_without_git_the_view_gives_the_historys_reason(tmp_path: Path):
+    (tmp_path / "m.py").write_text("def f(x):\n    return x\n")
+    run = evaluate_directory(str(tmp_path), [ChunkOptions(max_size=300), ChunkOptions(max_size=600)], jobs=1,
+                             queries="history")
+    assert run is not None and run.result.queries == []
+    (text,) = [str(part) for part in whisker_chart(run.result).renderables]
+    assert text.startswith("No queries. history: ") and "is not inside a git repository" in text
+    assert NO_QUERIES not in text
 
 
 def test_a_stopped_evaluation_gives_nothing(tmp_path: Path):

@@ -96,7 +96,8 @@ async def test_sweep_shows_retrieval_whiskers_and_marks_settings_not_separated(p
         settings = [ChunkOptions(max_size=s) for s in (40, 300, 1500)]
         want = engine_result(project, settings, reference=2)  # 1500 is the setting in use
         chart = rendered(panel.query_one("#retrieval-chart", Static).content)
-        rows = {int(line.split()[0]): line for line in chart.splitlines() if re.match(r"\s*\d+\s+\d", line)}
+        rows = {int(line.split()[0]): line for line in chart.splitlines()  # the whisker rows, not the trade-off's
+                if re.match(r"\s*\d+\s+\d", line) and "●" in line}
         assert sorted(rows) == [1, 2, 3], chart
         seen_marks = set()
         for k, setting in enumerate(want.settings):

@@ -43,12 +43,14 @@ from ..parse import ParsedFile, edited_notebook
 from ..structure import extract_structure
 from ..text import SourceText
 from .calls import USE_SOURCES, Definition, Use, definitions, find_uses, import_aliases
+from .history import GONE, HISTORY, CommitQuery, HistoryDefinition, HistoryFunnel, definitions_of, names_target
 from .masking import Edit, MaskedSource, mask
 from .queries import (
     DocQueryDraft,
     Query,
     QueryFileError,
     QuerySpec,
+    TargetSpan,
     check_specs,
     doc_queries,
     normalize_path,
@@ -70,8 +72,11 @@ from .results import (
 )
 from .statistics import Bootstrap
 
-#: The built-in query sources: the code's docs, calls of its functions, uses of its types.
-QUERY_SOURCES: tuple[str, ...] = ("docs", *USE_SOURCES)
+#: The built-in query sources: the code's docs, calls of its functions, uses of its types,
+#: and the repository's history (commit messages and the definitions they changed).
+QUERY_SOURCES: tuple[str, ...] = ("docs", *USE_SOURCES, HISTORY)
+#: The tokenizer costs are counted with when the settings name none (if installed).
+COST_TOKENIZER = "cl100k_base"
 #: A use's query: its line and the lines before it, this many in all.
 USE_CONTEXT_LINES = 5
 #: Fewer queries than this: the intervals are wide; say so.
@@ -95,6 +100,8 @@ class FileChunks:
     sizes: list[list[int]] = field(default_factory=list)  # per setting: each chunk's size in its unit
     definitions: list[Definition] = field(default_factory=list)  # what uses in other files can target
     uses: list[Use] = field(default_factory=list)  # calls and type names (original bytes)
+    named: list[HistoryDefinition] = field(default_factory=list)  # by qualified name: what commits can target
+    costs: list[list[int]] = field(default_factory=list)  # per setting: each chunk's indexed text, in the cost unit
 
 
 def indexed_text(chunk: Chunk, options: ChunkOptions) -> str:
@@ -105,16 +112,20 @@ def indexed_text(chunk: Chunk, options: ChunkOptions) -> str:
 def chunk_for_eval(
     settings: tuple[ChunkOptions, ...], docs: bool, min_words: int,
     parsed: ParsedFile, chunks: list[Chunk], options: ChunkOptions, seconds: dict[str, float],
-    *, uses: bool = False,
+    *, uses: bool = False, history: bool = False, cost_tokenizer: str | None = None,
 ) -> FileChunks:
-    """Batch analyzer (runs in a worker): find and mask the doc queries (and with
-    ``uses`` find the definitions and the calls and type uses), then chunk the masked
-    file under every setting."""
+    """Batch analyzer (runs in a worker): find and mask the doc queries (with ``uses``
+    find the definitions and the calls and type uses; with ``history`` the definitions by
+    qualified name), then chunk the masked file under every setting and measure each
+    chunk's indexed text in the cost unit (``cost_tokenizer``'s tokens, else nws)."""
+    from ..sizing import measure_for
+
     drafts: list[DocQueryDraft] = []
     edits: list[Edit] = []
     found_definitions: list[Definition] = []
     found_uses: list[Use] = []
-    if (docs or uses) and (parsed.tree is not None or parsed.regions):
+    named: list[HistoryDefinition] = []
+    if (docs or uses or history) and (parsed.tree is not None or parsed.regions):
         structure = extract_structure(parsed)
         if docs:
             drafts, edits = doc_queries(structure, min_words=min_words)
@@ -122,6 +133,8 @@ def chunk_for_eval(
             found_definitions = definitions(structure)
             if found_definitions or structure.level == "full":
                 found_uses = find_uses(parsed.tree.root_node, structure, import_aliases(structure))
+        if history and parsed.tree is not None:
+            named = definitions_of(structure)
     tree = parsed
     if edits:
         masked = mask(parsed.source.data, edits)
@@ -130,11 +143,14 @@ def chunk_for_eval(
         tree = parse(parsed.path, data, replace(options, language=parsed.language))
         edits = list(masked.edits)
     result = FileChunks(drafts, [(e.start, e.end, e.replacement) for e in edits], [], [], [], found_definitions,
-                        found_uses)
+                        found_uses, named)
+    measure = measure_for("tokens" if cost_tokenizer else "nws", cost_tokenizer).text
     for made in chunk_settings(tree, settings, parsed_language=options.language):
+        texts = [indexed_text(c, made.options) for c in made.chunks]
         result.spans.append([(c.byte_range.start, c.byte_range.end, c.nws) for c in made.chunks])
-        result.texts.append([indexed_text(c, made.options) for c in made.chunks])
+        result.texts.append(texts)
         result.sizes.append([c.size for c in made.chunks])
+        result.costs.append([measure(text) for text in texts])
     return result
 
 
@@ -166,7 +182,8 @@ class CorpusFile:
 class Target:
     """A query's target in its file's masked bytes; for a query made from the code
     (a use), where that code is (``own_file`` -1: nowhere), so its chunks can be left
-    out of the query's ranking."""
+    out of the query's ranking. ``more``: further targets, ``(file, start, end, nws)``
+    (a commit that changed several definitions); they never overlap one another."""
 
     file: int
     start: int
@@ -175,6 +192,16 @@ class Target:
     own_file: int = -1
     own_start: int = 0
     own_end: int = 0
+    more: tuple[tuple[int, int, int, int], ...] = ()
+
+    @property
+    def spans(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Every target as ``(file, start, end, nws)``, the first one first."""
+        return ((self.file, self.start, self.end, self.nws), *self.more)
+
+    @property
+    def total_nws(self) -> int:
+        return self.nws + sum(span[3] for span in self.more)
 
 
 @dataclass(slots=True)
@@ -194,6 +221,39 @@ class Prepared:
     seconds: float = 0.0
     jobs: int = 1
     complete: bool = True
+    #: The history's screening, when history queries were added.
+    history: HistoryFunnel | None = None
+    #: What the costs count: a tokenizer's name, or "nws".
+    cost_unit: str = "nws"
+    #: The positive control: each query ranked among the chunks of its own targets only.
+    isolate: bool = False
+
+
+def named_definitions(prepared: Prepared) -> dict[str, dict[str, list[HistoryDefinition]]]:
+    """The evaluated files' definitions by path, then qualified name (what history
+    queries are matched against)."""
+    names: dict[str, dict[str, list[HistoryDefinition]]] = {}
+    for corpus_file in prepared.files:
+        by_name: dict[str, list[HistoryDefinition]] = {}
+        for definition in corpus_file.chunks.named:
+            by_name.setdefault(definition.name, []).append(definition)
+        names[corpus_file.path] = by_name
+    return names
+
+
+def cost_tokenizer(settings: Sequence[ChunkOptions], config: EvalConfig) -> str | None:
+    """What costs are counted with: the configured tokenizer, else the settings' own,
+    else :data:`COST_TOKENIZER` when its package is installed; None: nws."""
+    from ..tokens import TokenizerError, get_counter
+
+    wanted = config.cost_tokenizer or next((s.tokenizer for s in settings if s.tokenizer), None)
+    if wanted is not None:
+        return wanted
+    try:
+        get_counter(COST_TOKENIZER)
+    except TokenizerError:
+        return None
+    return COST_TOKENIZER
 
 
 def prepare(
@@ -206,12 +266,17 @@ def prepare(
     jobs: int | None = None,
     on_progress: Callable[[EvalProgress], None] | None = None,
     should_stop: ShouldStop | None = None,
+    history: Sequence[CommitQuery] | None = None,
+    history_funnel: HistoryFunnel | None = None,
 ) -> Prepared:
     """Step 1: chunk every file under every setting (in parallel) and build the queries.
 
     ``files``: ``(path, content)`` pairs (paths as the query file names them);
     ``queries``: built-in sources (:data:`QUERY_SOURCES`, comma-separated: ``"docs"``,
-    ``"docs,calls,types"``) or parsed query-file lines. Raises ValueError for no
+    ``"docs,calls,types"``) or parsed query-file lines. With ``history`` among the
+    sources, the files' definitions are kept by qualified name, and the commits of
+    ``history`` (read by the caller: the engine reads no repository) become queries
+    (:func:`add_history_queries`; without it, add them later). Raises ValueError for no
     settings or an unknown source, and :class:`QueryFileError` for query-file lines that
     name unknown files or lines."""
     config = config or EvalConfig()
@@ -221,12 +286,14 @@ def prepare(
     wanted_sources = parse_sources(queries) if isinstance(queries, str) else ()
     docs = "docs" in wanted_sources
     uses = any(name in USE_SOURCES for name in wanted_sources)
+    from_history = HISTORY in wanted_sources
     jobs = default_jobs() if jobs is None else int(jobs)
     started = time.perf_counter()
     names = [normalize_path(path) for path, _ in files]
     contents = {name: data for name, (_, data) in zip(names, files)}
     source_name = ",".join(wanted_sources) if wanted_sources else (query_source or "file")
-    prepared = Prepared(resolved, [], [], [], source_name, jobs=jobs)
+    counted_with = cost_tokenizer(resolved, config)
+    prepared = Prepared(resolved, [], [], [], source_name, jobs=jobs, cost_unit=counted_with or "nws")
     specs: list[QuerySpec] = [] if isinstance(queries, str) else list(queries)
     if specs:  # a bad query file fails before any work
         wanted = {spec.path for spec in specs if spec.path in contents}
@@ -234,7 +301,8 @@ def prepare(
     # The batch's own chunking is thrown away: one chunk per file keeps it cheap.
     batch_options = ChunkOptions.build(resolved[0], max_size=1 << 30, strategy="ast", context_mode="none",
                                        overlap_lines=0)
-    analyzer = partial(chunk_for_eval, resolved, docs, config.min_doc_words, uses=uses)
+    analyzer = partial(chunk_for_eval, resolved, docs, config.min_doc_words, uses=uses, history=from_history,
+                       cost_tokenizer=counted_with)
     batch = [BatchFile(code=data, name=name) for name, data in zip(names, (d for _, d in files))]
 
     def progress(done: int, total: int | None, result: BatchResult) -> None:
@@ -257,6 +325,8 @@ def prepare(
         _doc_queries(prepared)
     if uses:
         _use_queries(prepared, [name for name in wanted_sources if name in USE_SOURCES])
+    if from_history and history is not None:
+        add_history_queries(prepared, history, history_funnel)
     if not wanted_sources:
         _file_queries(prepared, specs)
     prepared.seconds = time.perf_counter() - started
@@ -327,6 +397,68 @@ def _use_queries(prepared: Prepared, sources: list[str]) -> None:
                        use.source, own=(i, masked.to_masked(own_start), masked.to_masked(own_end)))
 
 
+def add_history_queries(prepared: Prepared, commits: Sequence[CommitQuery],
+                        funnel: HistoryFunnel | None = None) -> None:
+    """The commits' queries (newest first), each asking for the definitions it changed
+    that the evaluated tree still has, matched by path and qualified name (every
+    definition of that name: a property's getter and setter, overloads). A target inside
+    another target of the same commit is left out (the outer one holds it). A commit none
+    of whose definitions is left gives no query (counted as gone). ``funnel`` (the
+    history's screening) is completed with the matching's counts and kept."""
+    funnel = funnel if funnel is not None else HistoryFunnel()
+    prepared.history = funnel
+    names = named_definitions(prepared)
+    index = {f.path: i for i, f in enumerate(prepared.files)}
+    made = 0
+    for commit in commits:
+        found: list[tuple[int, HistoryDefinition]] = []
+        for path, name in commit.targets:
+            matches = names.get(path, {}).get(name, [])
+            if not matches:
+                funnel.dropped_targets += 1
+            found += [(index[path], d) for d in matches]
+        found = _outermost(found)
+        spans = []
+        for file, definition in found:
+            corpus_file = prepared.files[file]
+            start, end = corpus_file.masked.to_masked(definition.start), corpus_file.masked.to_masked(definition.end)
+            nws = corpus_file.masked_text.nws(start, end)
+            if nws:
+                spans.append((file, definition, start, end, nws))
+        if not spans:
+            funnel.count(GONE)
+            continue
+        funnel.targets += len(spans)
+        named = names_target(commit.text, [definition.name for _, definition, _, _, _ in spans])
+        funnel.names_target += named
+        targets = []
+        for file, definition, _, _, _ in spans:
+            corpus_file = prepared.files[file]
+            first, last = corpus_file.original_text.line_range(definition.start, definition.end)
+            targets.append(TargetSpan(corpus_file.path, definition.start, definition.end, first, last,
+                                      definition.name, definition.kind))
+        head = targets[0]
+        prepared.queries.append(Query(commit.text, head.path, head.start, head.end, head.line_start, head.line_end,
+                                      head.name, head.kind, HISTORY, tuple(targets[1:]), commit.commit,
+                                      commit.subject, named))
+        (file, _, start, end, nws), *others = spans
+        prepared.targets.append(Target(file, start, end, nws, more=tuple((f, s, e, n) for f, _, s, e, n in others)))
+        made += 1
+    funnel.queries = made
+
+
+def _outermost(found: list[tuple[int, HistoryDefinition]]) -> list[tuple[int, HistoryDefinition]]:
+    """The definitions not inside another one of the list (and each once), in file and
+    source order."""
+    ordered = sorted(dict.fromkeys(found, None), key=lambda item: (item[0], item[1].start, -item[1].end))
+    kept: list[tuple[int, HistoryDefinition]] = []
+    for file, definition in ordered:
+        if kept and kept[-1][0] == file and kept[-1][1].start <= definition.start and definition.end <= kept[-1][1].end:
+            continue
+        kept.append((file, definition))
+    return kept
+
+
 def with_query_texts(prepared: Prepared, texts: Sequence[str]) -> Prepared:
     """The same files, targets and left-out lines asked with other words (one text per
     query, in order): the positive and negative controls of a query source (a line of
@@ -334,6 +466,36 @@ def with_query_texts(prepared: Prepared, texts: Sequence[str]) -> Prepared:
     if len(texts) != len(prepared.queries):
         raise ValueError(f"expected {len(prepared.queries)} query texts, got {len(texts)}")
     return replace(prepared, queries=[replace(q, text=t) for q, t in zip(prepared.queries, texts)])
+
+
+def with_shuffled_targets(prepared: Prepared, seed: int = 0) -> Prepared:
+    """The negative control of a query source: every query asked as it is, but scored
+    against another query's targets (a random permutation that moves every query, fixed
+    ``seed``). What a source scores above this is what its texts say about *their own*
+    targets; a query's own lines (a use) stay left out of its ranking."""
+    count = len(prepared.queries)
+    if count < 2:
+        return prepared
+    order = np.random.default_rng(seed).permutation(count)
+    order = np.roll(order, 1)[np.argsort(order)]  # a cycle through the permutation: nothing stays in place
+    queries, targets = [], []
+    for q, other in enumerate(int(o) for o in order):
+        query, source = prepared.queries[q], prepared.queries[other]
+        queries.append(replace(query, path=source.path, start=source.start, end=source.end,
+                               line_start=source.line_start, line_end=source.line_end, name=source.name,
+                               kind=source.kind, more=source.more))
+        own = prepared.targets[q]
+        targets.append(replace(prepared.targets[other], own_file=own.own_file, own_start=own.own_start,
+                               own_end=own.own_end))
+    return replace(prepared, queries=queries, targets=targets)
+
+
+def with_isolated_targets(prepared: Prepared) -> Prepared:
+    """The positive control of a query source: each query ranked among the chunks of
+    its own targets only (the target indexed alone). Every measure should be near its
+    ceiling; one that is not says targets are empty, misplaced, or cut so that no
+    chunk holds enough of them to count as a hit."""
+    return replace(prepared, isolate=True)
 
 
 def _check_specs(specs: list[QuerySpec], line_counts: dict[str, int]) -> None:
@@ -369,9 +531,10 @@ def _add_query(prepared: Prepared, file: int, start: int, end: int, text: str, n
 # -- step 2: one setting -------------------------------------------------------------------
 @dataclass(slots=True)
 class SettingRun:
-    """One setting's queries retrieved and scored: each measure per query, each query's
-    outcome, the chunks searched, how deep queries were ranked, the retriever's notes
-    and the seconds spent retrieving and scoring."""
+    """One setting retrieved and scored: per-query measures (:data:`METRIC_NAMES`) and
+    outcomes, the chunks indexed and their indexed text's size in the cost unit
+    (``embedded``), the cost unit's size of each query's top 5 (``retrieved``), the
+    ranking's depth, the retriever's notes and the seconds spent."""
 
     per_query: dict[str, np.ndarray]
     outcomes: list[QueryOutcome]
@@ -379,6 +542,8 @@ class SettingRun:
     depth: int
     notes: dict[str, int]
     seconds: dict[str, float]
+    embedded: int = 0
+    retrieved: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def run_setting(
@@ -391,7 +556,11 @@ def run_setting(
     should_stop: ShouldStop | None = None,
 ) -> SettingRun:
     """Retrieve and score every query under setting ``index``. Raises
-    :class:`~explorer.engine.cancel.Cancelled` when ``should_stop`` says so."""
+    :class:`~explorer.engine.cancel.Cancelled` when ``should_stop`` says so.
+
+    A query with several targets (a commit that changed several definitions): a chunk
+    is a hit when it is a hit for one of them; its overlap is what it shares with all of
+    them, and recall at the budget the share of all of them covered."""
     config = config or EvalConfig()
     started = time.perf_counter()
     texts: list[str] = []
@@ -402,6 +571,7 @@ def run_setting(
     if by_unit and prepared.settings[index].size_unit != config.budget_unit:
         raise ValueError(f"a budget in {config.budget_unit} needs settings sized in {config.budget_unit}")
     costs: list[int] = []  # chunk -> what it spends of the budget
+    embedded: list[int] = []  # chunk -> its indexed text in the cost unit
     for file_index, corpus_file in enumerate(prepared.files):
         first_chunk.append(len(texts))
         texts.extend(corpus_file.chunks.texts[index])
@@ -409,6 +579,7 @@ def run_setting(
         spans.extend(file_spans)
         owner.extend([file_index] * len(file_spans))
         costs.extend(corpus_file.chunks.sizes[index] if by_unit else (nws for _, _, nws in file_spans))
+        embedded.extend(corpus_file.chunks.costs[index] if corpus_file.chunks.costs else [0] * len(file_spans))
     depth = _depth(costs, config.budget)
     # A query made from the code: the chunks holding that code are left out of its ranking
     # (they would be found for the query's own words); rank deeper by as many as it can lose.
@@ -426,30 +597,44 @@ def run_setting(
                                on_progress=step, should_stop=should_stop)
     retrieved = time.perf_counter()
     per_query = {name: np.zeros(len(prepared.queries)) for name in METRIC_NAMES}
+    top_cost = np.zeros(len(prepared.queries))
     outcomes: list[QueryOutcome] = []
     threshold = config.hit_threshold
     for q, target in enumerate(prepared.targets):
-        corpus_file = prepared.files[target.file]
-        overlaps = _overlaps(corpus_file, corpus_file.chunks.spans[index], first_chunk[target.file], target)
-        relevant = sum(1 for c, o in overlaps.items() if is_hit(o, target.nws, spans[c][2], threshold))
+        overlaps: dict[int, int] = {}
+        hits: set[int] = set()
+        whole = True
+        for file, start, end, nws in target.spans:
+            shared = _overlaps(prepared.files[file], prepared.files[file].chunks.spans[index], first_chunk[file],
+                               start, end)
+            for chunk, overlap in shared.items():
+                overlaps[chunk] = overlaps.get(chunk, 0) + overlap
+                if is_hit(overlap, nws, spans[chunk][2], threshold):
+                    hits.add(chunk)
+            whole = whole and any(o >= nws for o in shared.values())
         ranked_ids = [int(c) for c in ranking.ids[q] if c >= 0]
         if own[q]:
             left_out = set(own[q])
             ranked_ids = [c for c in ranked_ids if c not in left_out][:depth]
+        if prepared.isolate:  # the target indexed alone: its chunks, as the retriever ranked them
+            taken = [c for c in ranked_ids if c in overlaps]
+            ranked_ids = taken + sorted(set(overlaps) - set(taken))
         ranked = [(spans[c][2], overlaps.get(c, 0)) for c in ranked_ids]
-        rank, values = score_query(ranked, target.nws, relevant, threshold=threshold, budget=config.budget,
-                                   costs=[costs[c] for c in ranked_ids] if by_unit else None)
+        hit_flags = [c in hits for c in ranked_ids]
+        rank, values = score_query(ranked, target.total_nws, len(hits), threshold=threshold, budget=config.budget,
+                                   costs=[costs[c] for c in ranked_ids] if by_unit else None, hits=hit_flags)
         for name, value in values.items():
             per_query[name][q] = value
+        top_cost[q] = sum(embedded[c] for c in ranked_ids[:TOP])
         top = tuple(
-            _retrieved(prepared.files[owner[c]], spans[c], position + 1, nws_overlap, target.nws, threshold)
-            for position, (c, (_, nws_overlap)) in enumerate(zip(ranked_ids[:TOP], ranked[:TOP]))
+            _retrieved(prepared.files[owner[c]], spans[c], position + 1, nws_overlap, hit)
+            for position, (c, (_, nws_overlap), hit) in enumerate(zip(ranked_ids[:TOP], ranked[:TOP], hit_flags))
         )
-        outcomes.append(QueryOutcome(rank, top, any(o >= target.nws for o in overlaps.values())))
+        outcomes.append(QueryOutcome(rank, top, whole))
         if on_progress is not None and (q + 1) % 200 == 0:
             on_progress(EvalProgress(SCORING, q + 1, len(prepared.targets), setting=index))
     seconds = {"retrieve": retrieved - started, "score": time.perf_counter() - retrieved}
-    return SettingRun(per_query, outcomes, len(texts), depth, ranking.notes, seconds)
+    return SettingRun(per_query, outcomes, len(texts), depth, ranking.notes, seconds, sum(embedded), top_cost)
 
 
 def _depth(sizes: list[int], budget: int) -> int:
@@ -475,26 +660,26 @@ def _overlapping(spans: list[tuple[int, int, int]], first: int, start: int, end:
     return found
 
 
-def _overlaps(corpus_file: CorpusFile, spans: list[tuple[int, int, int]], first: int, target: Target) -> dict[int, int]:
-    """Chunk id -> nws shared with the target, for the chunks of its file that overlap it."""
+def _overlaps(corpus_file: CorpusFile, spans: list[tuple[int, int, int]], first: int, target_start: int,
+              target_end: int) -> dict[int, int]:
+    """Chunk id -> nws shared with a target, for the chunks of its file that overlap it."""
     nws = corpus_file.masked_text.sizer("nws")
     found: dict[int, int] = {}
-    for chunk in _overlapping(spans, first, target.start, target.end):
+    for chunk in _overlapping(spans, first, target_start, target_end):
         start, end, _ = spans[chunk - first]
-        shared = nws(max(start, target.start), min(end, target.end))
+        shared = nws(max(start, target_start), min(end, target_end))
         if shared:
             found[chunk] = shared
     return found
 
 
-def _retrieved(corpus_file: CorpusFile, span: tuple[int, int, int], rank: int, overlap: int, target_nws: int,
-               threshold: float) -> RetrievedChunk:
+def _retrieved(corpus_file: CorpusFile, span: tuple[int, int, int], rank: int, overlap: int,
+               hit: bool) -> RetrievedChunk:
     start, end, nws = span
     masked = corpus_file.masked
     original_start, original_end = masked.to_original(start), masked.to_original(end, end=True)
     first, last = corpus_file.original_text.line_range(original_start, original_end)
-    return RetrievedChunk(rank, corpus_file.path, original_start, original_end, first, last, nws, overlap,
-                          is_hit(overlap, target_nws, nws, threshold))
+    return RetrievedChunk(rank, corpus_file.path, original_start, original_end, first, last, nws, overlap, hit)
 
 
 # -- the whole evaluation ------------------------------------------------------------------
@@ -548,7 +733,7 @@ def evaluate_prepared(
         files=len(prepared.files), bytes=prepared.bytes, masked_docs=prepared.masked_docs,
         dropped_duplicates=prepared.dropped_duplicates, failed=list(prepared.failed),
         not_text=list(prepared.not_text), chunk_seconds=prepared.seconds, jobs=prepared.jobs,
-        complete=prepared.complete,
+        complete=prepared.complete, history=prepared.history, cost_unit=prepared.cost_unit,
     )
     if not prepared.queries:
         result.warnings.append("no queries: nothing to measure")
@@ -556,6 +741,15 @@ def evaluate_prepared(
         result.warnings.append(
             f"only {len(prepared.queries)} queries (fewer than {MIN_QUERIES}): the intervals are wide; "
             "differences are likely to be within them")
+    sources = prepared.query_source.split(",")
+    if "docs" in sources and len(sources) > 1 and prepared.masked_docs:
+        result.warnings.append(
+            f"docs are masked for every source: the {', '.join(s for s in sources if s != 'docs')} figures are on "
+            "code without its docs; ask for those sources alone to measure them on the code as indexed")
+    if prepared.history is not None:
+        if prepared.history.problem:
+            result.warnings.append(f"no history queries: {prepared.history.problem}")
+        result.warnings += [note for note in prepared.history.notes if note.startswith("A shallow clone")]
     bootstrap = Bootstrap(len(prepared.queries), resamples=config.resamples, seed=config.seed)
     order = [reference] + [i for i in range(len(prepared.settings)) if i != reference]
     reference_values: dict[str, np.ndarray] | None = None
@@ -570,13 +764,15 @@ def evaluate_prepared(
         except Cancelled:
             result.complete = False
             break
+        per_query = run.per_query
         if reference_values is None:
             reference_values = run.per_query
         setting = SettingEval(
             index, prepared.settings[index], run.chunks,
-            {name: bootstrap.estimate(values) for name, values in run.per_query.items()},
-            {name: bootstrap.paired(values, reference_values[name]) for name, values in run.per_query.items()},
-            run.per_query, run.outcomes, run.depth, run.notes, run.seconds,
+            {name: bootstrap.estimate(values) for name, values in per_query.items()},
+            {name: bootstrap.paired(values, reference_values[name]) for name, values in per_query.items()},
+            per_query, run.outcomes, run.depth, run.notes, run.seconds, run.embedded, run.retrieved,
+            bootstrap.estimate(run.retrieved),
         )
         done.append(setting)
         if on_setting is not None:

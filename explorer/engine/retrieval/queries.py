@@ -47,13 +47,34 @@ _XML_TAG = re.compile(r"</?(?:summary|remarks|para|c|code|returns|value|example|
 
 
 @dataclass(frozen=True, slots=True)
+class TargetSpan:
+    """One definition a query asks for, in the *original* file: UTF-8 bytes (end
+    exclusive), lines 0-based and inclusive; ``name`` its (qualified) name."""
+
+    path: str
+    start: int
+    end: int
+    line_start: int
+    line_end: int
+    name: str | None = None
+    kind: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {"path": self.path, "start_line": self.line_start + 1, "end_line": self.line_end + 1,
+                **({"name": self.name, "kind": self.kind} if self.name is not None else {})}
+
+
+@dataclass(frozen=True, slots=True)
 class Query:
     """One query and its target span in the *original* file.
 
     ``start``/``end`` are UTF-8 byte offsets (end exclusive); ``line_start`` and
     ``line_end`` are 0-based and inclusive, like chunk line ranges. ``name`` and
     ``kind`` say which definition a doc query came from; ``origin`` is ``"docs"`` or
-    the query file's name."""
+    the query file's name. A query from the history may ask for several definitions:
+    the first is the target above, the others are ``more``; ``commit`` and
+    ``subject`` say which commit it came from, ``names_target`` whether its message
+    names one of its targets."""
 
     text: str
     path: str
@@ -64,12 +85,22 @@ class Query:
     name: str | None = None
     kind: str | None = None
     origin: str = "docs"
+    more: tuple[TargetSpan, ...] = ()
+    commit: str | None = None
+    subject: str | None = None
+    names_target: bool = False
+
+    @property
+    def targets(self) -> tuple[TargetSpan, ...]:
+        """Every definition the query asks for, the first one first."""
+        first = TargetSpan(self.path, self.start, self.end, self.line_start, self.line_end, self.name, self.kind)
+        return (first, *self.more)
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "query": self.text, "path": self.path, "start_line": self.line_start + 1, "end_line": self.line_end + 1,
-            **({"name": self.name, "kind": self.kind} if self.name is not None else {}),
-        }
+        history = {} if self.commit is None else {
+            "commit": self.commit, "subject": self.subject, "names_target": self.names_target,
+            "targets": [t.to_dict() for t in self.targets]}
+        return {"query": self.text, **self.targets[0].to_dict(), **history}
 
 
 @dataclass(frozen=True, slots=True)

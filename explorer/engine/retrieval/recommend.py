@@ -177,3 +177,68 @@ def _reason(result: EvalResult, r: Recommendation) -> str:
             f"{_pct(settings[r.setting].metrics[r.measure].value)}, a difference of {100 * delta.value:+.1f} points "
             f"[{100 * delta.low:+.1f}, {100 * delta.high:+.1f}] within the noise, with "
             f"{settings[r.best].chunks - settings[r.setting].chunks:,} fewer chunks to embed and store")
+
+
+# -- per query source ------------------------------------------------------------------------
+@dataclass(slots=True)
+class SourceAdvice:
+    """The advice one group of queries gives (a source, or the history's queries whose
+    message does not name a target): ``result`` is the evaluation restricted to them."""
+
+    source: str
+    queries: int
+    result: EvalResult
+    recommendation: Recommendation | None
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.recommendation
+        if r is None:
+            return {"queries": self.queries, "index": None}
+        settings = self.result.settings
+        return {"queries": self.queries, "index": settings[r.setting].index, "keep_current": r.keep_current,
+                "best": settings[r.best].index, "tied_with_best": [settings[i].index for i in r.tied],
+                "reason": r.reason}
+
+
+def advice_by_source(result: EvalResult, objective: str = "top5", current: int | None = None) -> list[SourceAdvice]:
+    """The recommendation of each group of queries (:meth:`EvalResult.groups`), by the same
+    rule as :func:`recommend`, on that group's queries alone."""
+    advice = []
+    for source, report in result.by_source().items():
+        part = report.result
+        assert part is not None
+        advice.append(SourceAdvice(source, report.queries, part, recommend(part, objective, current)))
+    return advice
+
+
+#: How the warning of :func:`sources_disagree` starts (views that print it apart find it by this).
+DISAGREEMENT = "the query sources disagree"
+
+
+def sources_disagree(result: EvalResult, advice: list[SourceAdvice]) -> str | None:
+    """A warning when the query sources recommend different settings (None when they
+    agree, or there is one source): which setting the index should serve depends on
+    which questions it will be asked, and the overall advice weighs each source by its
+    number of queries."""
+    from .history import HISTORY
+
+    sources = [a for a in advice if a.recommendation is not None and a.source in result.origins()]
+    chosen = {a.result.settings[a.recommendation.setting].index for a in sources if a.recommendation is not None}
+    varied = result.varied
+    if len(chosen) < 2 or sources[0].recommendation is None:
+        return None
+    objective = sources[0].recommendation.objective
+
+    def says(a: SourceAdvice) -> str:
+        assert a.recommendation is not None
+        setting = a.result.settings[a.recommendation.setting]
+        verb = "keeps" if a.recommendation.keep_current else "recommends"
+        return f"{a.source} ({a.queries:,} queries) {verb} #{setting.index + 1} ({setting.label(varied)})"
+
+    what = {HISTORY: "change descriptions, what a team asks", "docs": "what the code says of itself",
+            "calls": "the code around a call", "types": "the code around a type's use"}
+    asked = "; ".join(f"{a.source}: {what[a.source]}" if a.source in what else a.source for a in sources)
+    return (f"{DISAGREEMENT} on the setting for --objective {objective}: "
+            + "; ".join(says(a) for a in sources)
+            + f". Which questions your index must answer is your call ({asked}); the overall recommendation "
+              "weighs each source by its number of queries")

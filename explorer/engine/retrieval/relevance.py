@@ -60,19 +60,22 @@ def score_query(
     threshold: float = DEFAULT_THRESHOLD,
     budget: int = DEFAULT_BUDGET,
     costs: Sequence[int] | None = None,
+    hits: Sequence[bool] | None = None,
 ) -> tuple[int | None, dict[str, float]]:
     """``(rank of the first hit or None, {measure: value})`` for one query.
 
     ``ranked``: ``(chunk nws, overlap nws with the target)`` in rank order, deep
     enough for the budget; ``relevant``: how many chunks of the corpus are hits;
     ``costs``: what each ranked chunk spends of the budget when it is not counted in
-    nws (a budget in chars or lines: the chunks' sizes in that unit).
+    nws (a budget in chars or lines: the chunks' sizes in that unit); ``hits``: whether
+    each ranked chunk is a hit, when the caller decided it (a query with several targets,
+    each with its own share); otherwise the hit rule against the one target.
     The rank is searched through all of ``ranked`` (a rank of 14 tells more than
     "not in the top 10"); the rank measures only count the top 10."""
     first: int | None = None
     dcg = 0.0
     for position, (nws, overlap) in enumerate(ranked):
-        if is_hit(overlap, target_nws, nws, threshold):
+        if hits[position] if hits is not None else is_hit(overlap, target_nws, nws, threshold):
             if position >= RANK_DEPTH:
                 first = first or position + 1
                 break

@@ -15,12 +15,17 @@ import numpy as np
 
 from ..measure.per_setting import setting_label, varied_fields
 from ..options import SIZE_UNITS, ChunkOptions
+from .history import HISTORY, HistoryFunnel
 from .queries import DEFAULT_MIN_WORDS, Query
-from .relevance import DEFAULT_BUDGET, DEFAULT_THRESHOLD, METRIC_NAMES, RANK_DEPTH
+from .relevance import DEFAULT_BUDGET, DEFAULT_THRESHOLD, METRIC_NAMES, RANK_DEPTH, TOP
 from .statistics import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap, Estimate
 
 #: Progress stages.
 CHUNKING, RETRIEVING, SCORING = "chunking", "retrieving", "scoring"
+#: Reading the history (``done`` commits or files parsed), between chunking and retrieving.
+READING_HISTORY = "reading history"
+#: The history's queries whose message does not name one of their targets.
+HISTORY_UNNAMED = f"{HISTORY}, target not named"
 
 @dataclass(frozen=True, slots=True)
 class EvalConfig:
@@ -33,6 +38,9 @@ class EvalConfig:
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
     budget_unit: str = "nws"
+    #: What costs are counted with (a tokenizer name or tokenizer.json path); None: the
+    #: settings' tokenizer, else cl100k_base when installed, else nws.
+    cost_tokenizer: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
@@ -48,6 +56,7 @@ class EvalConfig:
 @dataclass(frozen=True, slots=True)
 class EvalProgress:
     """``stage`` is :data:`CHUNKING` (``done``/``total`` files, ``path`` the last one),
+    :data:`READING_HISTORY` (``done`` commits read or changed files parsed),
     :data:`RETRIEVING` (per ``setting``: units of the retriever's work, e.g. chunks
     embedded) or :data:`SCORING` (per ``setting``: queries scored)."""
 
@@ -91,7 +100,10 @@ class SettingEval:
     """One setting's results. ``metrics``: mean and interval per measure;
     ``delta``: paired difference against the reference (zeros for the reference);
     ``per_query``: each measure per query (in ``EvalResult.queries`` order);
-    ``outcomes``: ranks and top chunks per query."""
+    ``outcomes``: ranks and top chunks per query. Costs, in the result's ``cost_unit``:
+    ``embedded``, the indexed text of every chunk (what embedding the index costs);
+    ``retrieved`` per query and ``retrieved_cost`` on average, the top 5 chunks' indexed
+    text (what a prompt of the top 5 costs)."""
 
     index: int
     options: ChunkOptions
@@ -103,6 +115,9 @@ class SettingEval:
     depth: int = RANK_DEPTH
     notes: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    embedded: int = 0
+    retrieved: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    retrieved_cost: Estimate = Estimate(0.0, 0.0, 0.0)
 
     def label(self, varied: Sequence[str]) -> str:
         return setting_label(self.options, varied, self.index)
@@ -123,6 +138,7 @@ class SettingEval:
                       for name, estimate in self.delta.items()},
             "notes": dict(self.notes),
             "seconds": {name: round(value, 3) for name, value in self.seconds.items()},
+            "costs": {"embedded": self.embedded, f"retrieved@{TOP}": self.retrieved_cost.to_dict(1)},
         }
 
 
@@ -145,6 +161,10 @@ class EvalResult:
     chunk_seconds: float = 0.0  # wall time of the chunking step
     jobs: int = 1
     complete: bool = True
+    history: HistoryFunnel | None = None  # how the history's commits were screened
+    cost_unit: str = "nws"  # what the costs count: a tokenizer's name, or nws
+    #: With the queries of a part of a result (:meth:`restricted`): their positions in the whole.
+    positions: list[int] | None = None
 
     @property
     def varied(self) -> list[str]:
@@ -174,29 +194,60 @@ class EvalResult:
         """The query sources present, in order of first appearance."""
         return list(dict.fromkeys(q.origin for q in self.queries))
 
+    def groups(self) -> dict[str, list[int]]:
+        """The queries reported on their own: each source's, and the history's whose
+        message does not name a target (the figures a lexical retriever does not get
+        for free). Name -> positions in ``queries``."""
+        out: dict[str, list[int]] = {}
+        for q, query in enumerate(self.queries):
+            out.setdefault(query.origin, []).append(q)
+        unnamed = [q for q in out.get(HISTORY, []) if not self.queries[q].names_target]
+        if HISTORY in out and len(unnamed) < len(out[HISTORY]):
+            out[HISTORY_UNNAMED] = unnamed
+        return out
+
+    def restricted(self, positions: Sequence[int]) -> EvalResult:
+        """The same settings scored on some of the queries only: every measure, cost and
+        difference against the reference bootstrapped over those queries (same seed), the
+        outcomes kept; ``positions`` of the result says where they sit in this one."""
+        chosen = np.asarray(list(positions), dtype=np.int64)
+        bootstrap = Bootstrap(len(chosen), resamples=self.config.resamples, seed=self.config.seed)
+        reference = self.settings[self.reference].per_query if self.settings else {}
+        settings = []
+        for setting in self.settings:
+            values = {name: v[chosen] for name, v in setting.per_query.items()}
+            retrieved = setting.retrieved[chosen] if len(setting.retrieved) == len(self.queries) else setting.retrieved
+            settings.append(replace(
+                setting,
+                metrics={name: bootstrap.estimate(v) for name, v in values.items()},
+                delta={name: bootstrap.paired(v, reference[name][chosen]) for name, v in values.items()},
+                per_query=values, outcomes=[setting.outcomes[q] for q in chosen], retrieved=retrieved,
+                retrieved_cost=bootstrap.estimate(retrieved) if len(retrieved) == len(chosen) else setting.retrieved_cost,
+            ))
+        whole = self.positions
+        return replace(self, queries=[self.queries[q] for q in chosen], settings=settings, warnings=[],
+                       positions=[int(q) if whole is None else whole[q] for q in chosen])
+
     def by_source(self) -> dict[str, SourceReport]:
-        """Each source's queries scored on their own: per setting, the means with
-        intervals over that source's queries and the paired differences against the
-        reference (same seed)."""
+        """Each group's queries (:meth:`groups`: each source, and the history's whose
+        message does not name a target) scored on their own: per setting, the means with
+        intervals over those queries and the paired differences against the reference
+        (same seed)."""
         reports: dict[str, SourceReport] = {}
-        for origin in self.origins():
-            chosen = np.asarray([q for q, query in enumerate(self.queries) if query.origin == origin], dtype=np.int64)
-            bootstrap = Bootstrap(len(chosen), resamples=self.config.resamples, seed=self.config.seed)
-            reference = self.settings[self.reference].per_query if self.settings else {}
-            report = SourceReport(origin, len(chosen))
-            for setting in self.settings:
-                values = {name: v[chosen] for name, v in setting.per_query.items()}
-                report.metrics.append({name: bootstrap.estimate(v) for name, v in values.items()})
-                report.delta.append({name: bootstrap.paired(v, reference[name][chosen]) for name, v in values.items()})
-            reports[origin] = report
+        for name, positions in self.groups().items():
+            part = self.restricted(positions)
+            reports[name] = SourceReport(name, len(positions), [s.metrics for s in part.settings],
+                                         [s.delta for s in part.settings], part)
         return reports
 
     def to_dict(self) -> dict[str, Any]:
         extra: dict[str, Any] = {}
         if self.config.budget_unit != "nws":
             extra["budget_unit"] = self.config.budget_unit
-        if "," in self.query_source or len(self.origins()) > 1:
+        if self.queries:
             extra["sources"] = {name: report.to_dict(self) for name, report in self.by_source().items()}
+        if self.history is not None:
+            extra["history"] = self.history.to_dict()
         return {
             "queries": len(self.queries),
             "query_source": self.query_source,
@@ -206,6 +257,7 @@ class EvalResult:
             "confidence": CONFIDENCE,
             "resamples": self.config.resamples,
             "seed": self.config.seed,
+            "cost_unit": self.cost_unit,
             "reference": self.reference,
             "varied": self.varied,
             "settings": [s.to_dict() for s in self.settings],
@@ -231,21 +283,26 @@ class EvalResult:
 @dataclass(slots=True)
 class SourceReport:
     """One query source's figures: per setting (``EvalResult.settings`` order) each
-    measure's estimate and paired difference against the reference, over its queries."""
+    measure's estimate and paired difference against the reference, over its queries;
+    ``result``: the evaluation restricted to them (:meth:`EvalResult.restricted`), for
+    a recommendation or a trade-off of its own."""
 
     source: str
     queries: int
     metrics: list[dict[str, Estimate]] = field(default_factory=list)
     delta: list[dict[str, Estimate]] = field(default_factory=list)
+    result: EvalResult | None = None
 
     def to_dict(self, result: EvalResult) -> dict[str, Any]:
+        part = self.result
         return {
             "queries": self.queries,
             "settings": [
                 {"index": setting.index,
                  "metrics": {name: e.to_dict() for name, e in metrics.items()},
-                 "delta": {name: {**e.to_dict(), "separated": e.separated} for name, e in delta.items()}}
-                for setting, metrics, delta in zip(result.settings, self.metrics, self.delta)
+                 "delta": {name: {**e.to_dict(), "separated": e.separated} for name, e in delta.items()},
+                 **({"costs": {f"retrieved@{TOP}": part.settings[k].retrieved_cost.to_dict(1)}} if part else {})}
+                for k, (setting, metrics, delta) in enumerate(zip(result.settings, self.metrics, self.delta))
             ],
         }
 

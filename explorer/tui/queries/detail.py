@@ -15,17 +15,32 @@ HIT = Style(color="#5fd75f", bold=True)
 LESSON = Style(italic=True)
 
 
-def query_detail(run: RetrievalRun, query: int, setting: int) -> Group:
+def query_head(run: RetrievalRun, query: int) -> list[Text]:
+    """The query and what it asks for: a doc's or a use's text and its target; a commit's
+    subject, the rest of its message, and every definition it changed."""
     target = run.result.queries[query]
+    if target.commit is None:
+        what = f"{target.kind} {target.name} in " if target.name else ""
+        return [Text(f"“{shown(target.text, 200)}”", style=Style(bold=True)),
+                Text(shown(f"target: {what}{target.path}, lines {target.line_start + 1}–{target.line_end + 1}", 200),
+                     style=LABEL)]
+    subject = target.subject or target.text
+    lines = [Text(f"commit {target.commit[:10]}: “{shown(subject, 200)}”", style=Style(bold=True))]
+    rest = target.text[len(subject):].strip(" .") if target.text.startswith(subject) else target.text
+    if rest:
+        lines.append(Text(shown(rest, 300), style=LABEL))
+    spans = target.targets
+    lines.append(Text(f"{'target' if len(spans) == 1 else f'{len(spans)} targets'} (the definitions it changed"
+                      + (", named in its message" if target.names_target else "") + "):", style=LABEL))
+    for span in spans:
+        lines.append(Text(shown(f"  {span.kind} {span.name} in {span.path}, lines {span.line_start + 1}–"
+                                f"{span.line_end + 1}", 200), style=LABEL))
+    return lines
+
+
+def query_detail(run: RetrievalRun, query: int, setting: int) -> Group:
     labels = run.labels()
-    what = f"{target.kind} {target.name} in " if target.name else ""
-    lines = [
-        Text(f"“{shown(target.text, 200)}”", style=Style(bold=True)),
-        Text(shown(f"target: {what}{target.path}, lines {target.line_start + 1}–{target.line_end + 1}", 200),
-             style=LABEL),
-        Text(lesson(run, query), style=LESSON),
-        Text(""),
-    ]
+    lines = [*query_head(run, query), Text(lesson(run, query), style=LESSON), Text("")]
     reference = run.result.reference
     for k, evaluated in enumerate(run.settings):
         pieces = run.pieces[k][query]

@@ -5,7 +5,8 @@
 grid of settings. Besides the engine's :class:`EvalResult` it keeps what the queries view
 draws: for every setting, the chunks of each file that holds a query target (in
 the original file's bytes) and how many of them the target was cut into, and the
-target files' bytes. Everything else the engine built is dropped.
+target files' bytes, the trade-off (:func:`~explorer.engine.retrieval.pareto.pareto`) and
+each query source's own advice. Everything else the engine built is dropped.
 
 :func:`lesson` says, for one query, what the settings did to its definition ("the
 lines strategy cut this definition into 3 pieces: not in the top 10; AST kept it
@@ -21,7 +22,16 @@ from dataclasses import dataclass, field
 from explorer.engine.cancel import ShouldStop
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import CHUNKING, EvalConfig, EvalProgress, EvalResult, SettingEval
-from explorer.engine.retrieval.recommend import Recommendation, recommend
+from explorer.engine.retrieval.history import HistoryRules
+from explorer.engine.retrieval.pareto import ParetoFront, pareto
+from explorer.engine.retrieval.recommend import (
+    Recommendation,
+    SourceAdvice,
+    advice_by_source,
+    recommend,
+    sources_disagree,
+)
+from explorer.engine.retrieval.results import READING_HISTORY
 from explorer.workspace.evaluate import evaluate_paths
 from explorer.workspace.walk import WalkOptions, plan
 
@@ -47,11 +57,15 @@ class RetrievalRun:
     ``result.settings``) overlap query ``q``'s target; ``chunks[s][path]``: the
     chunks of a target file under setting ``s`` as original-file byte ranges;
     ``sources[path]``: a target file's bytes; ``recommendation``: the setting to use
-    for the top 5 (None: no queries)."""
+    for the top 5 (None: no queries); ``front``: recall@5 against cost; ``advice``: each
+    query source's recommendation, and ``disagreement`` the warning when they differ."""
 
     root: str
     result: EvalResult
     recommendation: Recommendation | None = None
+    front: ParetoFront | None = None
+    advice: list[SourceAdvice] = field(default_factory=list)
+    disagreement: str | None = None
     pieces: list[list[int]] = field(default_factory=list)
     chunks: list[dict[str, list[tuple[int, int]]]] = field(default_factory=list)
     sources: dict[str, bytes] = field(default_factory=dict)
@@ -75,13 +89,16 @@ def evaluate_directory(
     walk: WalkOptions | None = None,
     jobs: int | None = None,
     config: EvalConfig | None = None,
+    queries: str = "docs",
+    history: HistoryRules | None = None,
     on_progress: Callable[[RunProgress], None] | None = None,
     should_stop: ShouldStop = lambda: False,
 ) -> RetrievalRun | None:
-    """Evaluate ``settings`` on the files under ``root`` with BM25 and doc queries, and
-    recommend one for the top 5 (``current``: the index of the settings in use, if
-    listed, which the advice keeps when no setting is better beyond the noise).
-    None when stopped (``should_stop`` is polled between files, settings and steps)."""
+    """Evaluate ``settings`` on the files under ``root`` with BM25 and the query
+    ``queries`` sources (comma-separated: docs, calls, types, history), and recommend one
+    for the top 5 (``current``: the index of the settings in use, if listed, which the
+    advice keeps when no setting is better beyond the noise). None when stopped
+    (``should_stop`` is polled between files, settings and steps)."""
     walk = walk or WalkOptions()
     settings = list(dict.fromkeys(settings))
     if not settings:
@@ -99,6 +116,9 @@ def evaluate_directory(
         if event.stage == CHUNKING:
             total = event.total or len(files_plan.files) or 1
             report(CHUNKING_SHARE * event.done / total, f"chunking {event.done:,}/{total:,} files")
+        elif event.stage == READING_HISTORY:
+            what = "commits read" if event.total else "changed files parsed"
+            report(CHUNKING_SHARE, f"reading the history: {event.done:,} {what}")
         else:
             share = (1 - CHUNKING_SHARE) / len(settings)
             step = 0.5 * event.done / event.total if event.total else 0.0
@@ -112,14 +132,19 @@ def evaluate_directory(
                f"{finished}/{len(settings)} settings scored")
 
     report(0.0, f"reading {len(files_plan.files):,} files")
-    evaluation = evaluate_paths(files_plan, settings, walk=walk, config=config, reference=reference, jobs=jobs,
-                                on_progress=progressed, on_setting=setting_done, should_stop=should_stop,
-                                keep_prepared=True)
+    evaluation = evaluate_paths(files_plan, settings, walk=walk, config=config, queries=queries, reference=reference,
+                                jobs=jobs, on_progress=progressed, on_setting=setting_done, should_stop=should_stop,
+                                keep_prepared=True, history=history)
     result, prepared = evaluation.result, evaluation.prepared
     if not result.complete or prepared is None or should_stop():
         return None
-    run = RetrievalRun(root, result, recommend(result, "top5", result.position(current)))
-    target_files = sorted({target.file for target in prepared.targets})
+    position = result.position(current)
+    recommendation = recommend(result, "top5", position)
+    advice = advice_by_source(result, "top5", position) if recommendation is not None else []
+    warning = sources_disagree(result, advice)
+    run = RetrievalRun(root, result, recommendation, front=pareto(result, recommendation), advice=advice,
+                       disagreement=warning)
+    target_files = sorted({span[0] for target in prepared.targets for span in target.spans})
     for setting in result.settings:
         index = setting.index  # the setting's position in prepared.settings
         spans_by_file: dict[str, list[tuple[int, int]]] = {}
@@ -153,6 +178,29 @@ def _pieces(spans: list[tuple[int, int, int]], start: int, end: int) -> int:
 
 
 # -- words for the view --------------------------------------------------------------------
+NO_QUERIES = ("No queries: no source gave any here (docs need a function, method or class with a doc of 8 "
+              "words or more; calls and types, definitions used from other files; history, a git checkout), so "
+              "there is nothing to retrieve (chunk-explorer eval --queries FILE.jsonl takes your own).")
+#: Why a source gives no query, as the views say it.
+WHY_NONE = {
+    "docs": "no function, method or class here has a doc of 8 words or more",
+    "calls": "no function defined here once is called from another file",
+    "types": "no type defined here once is used in another file",
+}
+
+
+def no_queries(result: EvalResult) -> str:
+    """Why there is nothing to show: the history's own reason, or what each source asked needs."""
+    asked = [name for name in result.query_source.split(",") if name]
+    if result.history is not None and result.history.problem:
+        reasons = [f"history: {result.history.problem}"] + [f"{s}: {WHY_NONE[s]}" for s in asked if s in WHY_NONE]
+        return "No queries. " + "; ".join(reasons) + "."
+    if asked and all(name in WHY_NONE for name in asked):
+        return ("No queries. " + "; ".join(f"{s}: {WHY_NONE[s]}" for s in asked)
+                + ". Another source may give some (docs, calls, types, history: a git checkout's commits).")
+    return NO_QUERIES
+
+
 def in_top(rank: int | None) -> bool:
     """Whether the target was found within the ranks the view reports (a hit)."""
     return rank is not None and rank <= RANK_DEPTH

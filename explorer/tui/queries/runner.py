@@ -40,17 +40,17 @@ class Evaluation(LatestJob[RetrievalRun]):
         current: int | None = None,
         walk: WalkOptions | None = None,
         jobs: int | None = None,
+        queries: str = "docs",
     ) -> int:
-        """Evaluate ``settings`` on ``root``; returns the run's generation."""
-        return self.start(partial(_evaluate, root, list(settings), reference, current, walk, jobs),
+        """Evaluate ``settings`` on ``root`` with the ``queries`` sources; returns the run's generation."""
+        return self.start(partial(_evaluate, root, list(settings), reference, current, walk, jobs, queries),
                           "evaluate retrieval over the explored directory", name="retrieval")
 
 
 def _evaluate(root: str, settings: list[ChunkOptions], reference: int, current: int | None,
-              walk: WalkOptions | None, jobs: int | None, run: JobRun) -> RetrievalRun | None:
+              walk: WalkOptions | None, jobs: int | None, queries: str, run: JobRun) -> RetrievalRun | None:
     def progressed(progress: RunProgress) -> None:
         run.post(RetrievalProgressed(progress, run.generation))
 
     return evaluate_directory(root, settings, reference=reference, current=current, walk=walk, jobs=jobs,
-                              should_stop=run,
-                              on_progress=progressed)
+                              queries=queries, should_stop=run, on_progress=progressed)

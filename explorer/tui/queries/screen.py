@@ -35,8 +35,8 @@ from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import OverlaySourceView
 from .detail import QueryDetail
 from .messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
-from .model import RetrievalRun
-from .picker import SettingsPicker
+from .model import RetrievalRun, no_queries
+from .picker import Comparison, SettingsPicker
 from .runner import Evaluation
 from .source import OverlayStyles, display_file, evaluated_document, query_overlays
 from .table import QueryTable
@@ -62,10 +62,12 @@ class QueriesScreen(Screen):
 
     BINDING_GROUP_TITLE = "the queries view"
     HELP = """
-Each row is a query made from a definition's doc; the columns give the rank of the
-chunk holding that definition under each setting: 1 is best, >10 means not in the top 10
-(ranks past 10 all read >10). Green: first; light green: top 5; yellow: top 10; red: missed.
-The target is the definition the query was made from (path:line, 1-based).
+Each row is a query: a definition's doc, the code around a call or a type's use, or a
+commit's message (its subject shown); the columns give the rank of the first chunk that
+holds its target under each setting: 1 is best, >10 means not in the top 10 (ranks past
+10 all read >10). Green: first; light green: top 5; yellow: top 10; red: missed.
+The target is the definition asked for (path:line, 1-based; +2: a commit that changed
+two more definitions, listed below the query).
 o puts first the queries some settings find (in the top 10) and others miss.
 Right: the target's file as the shown setting chunked it; violet ▌ marks the target,
 green the top-5 chunks that hold it, red those that do not.
@@ -81,7 +83,8 @@ green the top-5 chunks that hold it, red those that do not.
         Binding("t", "teach", "Teach", id="queries.teach",
                 tooltip="Step through how the highlighted query's target file is chunked"),
         Binding("s", "pick_settings", "Settings", id="queries.settings",
-                tooltip="Choose the settings to compare (max size, strategy, overlap, context)"),
+                tooltip="Choose the settings to compare (max size, strategy, overlap, context) and the query "
+                        "sources (docs, calls, types, history)"),
         Binding("r", "rerun", "Rerun", id="queries.rerun", tooltip="Evaluate again (files may have changed)"),
         Binding("escape", "leave", "Back", id="queries.leave", tooltip="Back to where the view was opened from"),
     ]
@@ -107,10 +110,12 @@ green the top-5 chunks that hold it, red those that do not.
     """
 
     def __init__(self, root: str, *, run: RetrievalRun | None = None, settings: list[ChunkOptions] | None = None,
-                 reference: int = 0, walk: WalkOptions | None = None):
+                 reference: int = 0, walk: WalkOptions | None = None, queries: str = "docs"):
         super().__init__()
         self.root = root
         self.run = run
+        #: The query sources evaluated (those of the run it was opened on, if any).
+        self.queries = run.result.query_source if run is not None else queries
         self.settings = settings if settings is not None else [s.options for s in run.settings] if run else []
         self.reference = reference if run is None else run.result.reference
         self.walk = walk
@@ -163,7 +168,8 @@ green the top-5 chunks that hold it, red those that do not.
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
         self._status(f"Evaluating {len(self.settings)} settings over {self.root} …")
-        self.evaluation.evaluate(self.root, self.settings, reference=self.reference, walk=self.walk, jobs=self.jobs)
+        self.evaluation.evaluate(self.root, self.settings, reference=self.reference, walk=self.walk, jobs=self.jobs,
+                                 queries=self.queries)
 
     @on(RetrievalProgressed)
     def _progressed(self, message: RetrievalProgressed) -> None:
@@ -193,11 +199,11 @@ green the top-5 chunks that hold it, red those that do not.
         self.query_one(ProgressBar).add_class("-idle")
         result = run.result
         warning = f" · {result.warnings[0]}" if result.warnings else ""
-        self._status(f"{len(result.queries):,} queries from docs over {result.files:,} files, BM25, "
+        self._status(f"{len(result.queries):,} queries from {result.query_source} over {result.files:,} files, BM25, "
                      f"{len(result.settings)} settings{warning}")
         self.table.show_run(run)
         if not result.queries:
-            self.source_view.show_message("No queries: no function or class here has a doc of 8 words or more.")
+            self.source_view.show_message(no_queries(result))
         self.table.focus()
         self._show_query()
 
@@ -252,12 +258,14 @@ green the top-5 chunks that hold it, red those that do not.
 
     def action_pick_settings(self) -> None:
         base = self.settings[self.reference] if self.settings else explorer_state(self).options
-        self.app.push_screen(SettingsPicker(base, self.settings), self._settings_picked)
+        self.app.push_screen(SettingsPicker(base, self.settings, self.queries), self._settings_picked)
 
-    def _settings_picked(self, settings: list[ChunkOptions] | None) -> None:
-        if not settings or settings == self.settings:
+    def _settings_picked(self, picked: Comparison | None) -> None:
+        if picked is None or (picked.settings == self.settings and picked.queries == self.queries):
             return
-        self.settings, self.reference = settings, 0
+        if picked.settings != self.settings:
+            self.settings, self.reference = picked.settings, 0
+        self.queries = picked.queries
         self.action_rerun()
 
     def action_leave(self) -> None:

@@ -69,11 +69,13 @@ def evaluated_document(file: LoadedFile, spans: list[tuple[int, int]], options: 
 
 
 def query_overlays(run: RetrievalRun, query: int, setting: int, styles: OverlayStyles) -> list[Overlay]:
-    """The top chunks in the target's file (hits and misses), then the target's bar."""
+    """The top chunks in the target's file (hits and misses), then the bar of every target
+    in that file (a commit may have changed several definitions there)."""
     target = run.result.queries[query]
     overlays = [
         Overlay(chunk.start, max(chunk.end, chunk.start + 1), styles.hit if chunk.hit else styles.miss)
         for chunk in run.settings[setting].outcomes[query].top if chunk.path == target.path
     ]
-    overlays.append(Overlay(target.start, max(target.end, target.start + 1), Style(), styles.target))
+    overlays += [Overlay(span.start, max(span.end, span.start + 1), Style(), styles.target)
+                 for span in target.targets if span.path == target.path]
     return overlays

@@ -102,10 +102,12 @@ class QueryTable(DataTable):
             order.sort(key=lambda q: disagreement(run, q), reverse=True)
         for q in order:
             query = run.result.queries[q]
+            more = f" +{len(query.more)}" if query.more else ""  # a commit that changed several definitions
             cells = [Text(str(q + 1), justify="right"),
-                     Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH))]
+                     Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH - len(more)) + more)]
             cells += [rank_cell(setting.outcomes[q].rank) for setting in run.settings]
-            cells += [Text(shown(query.text, QUERY_WIDTH))]
+            # a commit by its subject: the message's first line says what the change is
+            cells += [Text(shown(query.subject or query.text, QUERY_WIDTH))]
             self.add_row(*cells, key=str(q))
         if keep is not None:
             self.move_cursor(row=self.get_row_index(str(keep)))

@@ -8,7 +8,9 @@ The sweep itself is :func:`explorer.engine.measure.sweep.sweep` (the engine behi
 ``chunk-explorer sweep``), run in a thread worker; it reports progress per file.
 Enter applies the highlighted setting to the explorer, ``s`` also writes it to the
 project's settings file: the screen posts ``SettingChosen`` and the app does both;
-``a`` does the same with the setting the retrieval panel recommends.
+``a`` does the same with the setting the retrieval panel recommends. The retrieval
+panel (:mod:`.retrieval`) evaluates the measured settings with the query sources listed in
+its own field.
 """
 
 from __future__ import annotations

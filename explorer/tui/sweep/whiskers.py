@@ -19,6 +19,8 @@ from explorer.display import grid_label
 from explorer.engine.retrieval import HEADLINE_METRICS, Estimate, EvalResult, SettingEval
 from explorer.engine.retrieval.recommend import Recommendation
 
+from ..queries.model import no_queries
+
 #: The measures shown: as many of the headline measures as the panel has room for.
 WHISKER_METRICS = HEADLINE_METRICS[:4]
 TRACK_WIDTH = 15
@@ -74,14 +76,10 @@ def setting_label(result: EvalResult, setting: SettingEval) -> str:
     return grid_label(setting.options, result.varied)
 
 
-NO_QUERIES = ("No queries: no function, method or class here has a doc of 8 words or more, so there is "
-              "nothing to retrieve (chunk-explorer eval --queries FILE.jsonl takes your own).")
-
-
 def whisker_chart(result: EvalResult, recommendation: Recommendation | None = None) -> Group:
     """One row per setting, one whisker per measure, a legend, and the recommended setting."""
     if not result.queries:
-        return Group(Text(NO_QUERIES, style=NOTE))
+        return Group(Text(no_queries(result), style=NOTE))
     low, high = scale_of(result)
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("#", justify="right")
@@ -102,7 +100,8 @@ def whisker_chart(result: EvalResult, recommendation: Recommendation | None = No
         table.add_row(*cells)
     notes = [
         Text(f"● mean, ├─┤ 95% bootstrap interval, on {100 * low:.0f}–{100 * high:.0f}% · "
-             f"{len(result.queries):,} queries from docs, BM25, budget {result.config.budget:,} nws", style=NOTE),
+             f"{len(result.queries):,} queries from {result.query_source}, BM25, budget {result.config.budget:,} "
+             f"{result.config.budget_unit}", style=NOTE),
         Text(f"ref: setting {reference + 1}, the reference · ▲ ▼ better / worse than it (paired 95% interval "
              f"excludes 0) · ≈ not separated from it (the interval includes 0)", style=NOTE),
     ]
