@@ -100,7 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     axes.add_argument("--reference", metavar="PICK",
                       help="the setting the others are compared with: its number in the # column or its "
                            "max size (default: the current settings if listed, else the first)")
-    parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
+    cli_options.add_language_option(parser)
     evaluation = parser.add_argument_group("queries and scoring")
     evaluation.add_argument("--queries", default="docs", metavar="SOURCES|FILE.jsonl",
                             help=f"query sources, comma-separated: {', '.join(QUERY_SOURCES)} (default docs; e.g. "

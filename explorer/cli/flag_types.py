@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from ..engine.options import option_values, parse_option
 from ..workspace.walk import parse_size
 
 Number = TypeVar("Number", int, float)
@@ -46,6 +47,20 @@ seconds = _number(float, "a number of seconds", lambda v: v > 0, "more than 0")
 fraction = _number(float, "a number between 0 and 1", lambda v: 0 < v <= 1, "above 0 and at most 1")
 
 
+def option(name: str) -> Callable[[str], object]:
+    """A chunking option's flag (``--max-size``, ``--fit``...): read and checked by the
+    options' own rule (:func:`explorer.engine.options.parse_option`), so a value is refused
+    with the message the settings file and the explorer give for it."""
+    def parse(text: str) -> object:
+        try:
+            return parse_option(name, text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = name  # argparse names the type in some messages
+    return parse
+
+
 def size(text: str) -> int:
     """``--max-file-size``: bytes, or ``500K``, ``2M``..."""
     try:
@@ -61,37 +76,13 @@ def url(text: str) -> str:
     return text
 
 
-def int_list(minimum: int) -> Callable[[str], list[int]]:
-    """A comma-separated list of whole numbers, each at least ``minimum`` (a grid axis)."""
-    def parse(text: str) -> list[int]:
-        values = []
-        for part in _parts(text):
-            try:
-                value = int(part)
-            except ValueError:
-                raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {part!r}") from None
-            if value < minimum:
-                raise argparse.ArgumentTypeError(f"every value must be at least {minimum}, got {value}")
-            values.append(value)
-        return values
+def option_list(name: str) -> Callable[[str], list[Any]]:
+    """A comma-separated list of values of a chunking option (a grid axis), each checked
+    as the option's own flag checks it."""
+    def parse(text: str) -> list[Any]:
+        try:
+            return option_values(name, text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
-
-
-def choice_list(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
-    """A comma-separated list of some of ``choices`` (a grid axis)."""
-    def parse(text: str) -> list[str]:
-        values = _parts(text)
-        wrong = [v for v in values if v not in choices]
-        if wrong:
-            raise argparse.ArgumentTypeError(f"{', '.join(wrong)} not one of {', '.join(choices)}")
-        return values
-
-    return parse
-
-
-def _parts(text: str) -> list[str]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts:
-        raise argparse.ArgumentTypeError("expected a comma-separated list of values")
-    return parts

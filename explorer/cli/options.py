@@ -13,13 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.batch import default_jobs
-from ..engine.options import CONTEXT_MODES, FITS, SIBLING_DETAILS, SIZE_UNITS, STRATEGIES, ChunkOptions
+from ..engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..engine.tokens import ENCODINGS
 from ..terminal_text import visible
 from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
 from ..workspace.walk import WalkOptions
 from .errors import UsageError
-from .flag_types import non_negative_int, positive_int, size
+from .flag_types import option, positive_int, size
 from .report import say
 
 #: argparse destination -> ChunkOptions field.
@@ -41,25 +41,37 @@ CHUNK_FLAGS: dict[str, str] = {
 
 def add_chunk_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("chunking (override the settings file)")
-    group.add_argument("--max-size", type=positive_int, metavar="N",
-                       help="largest chunk, in --size-unit (default 1500)")
-    group.add_argument("--size-unit", choices=SIZE_UNITS,
+    defaults = ChunkOptions()
+    group.add_argument("--max-size", type=option("max_size"), metavar="N",
+                       help=f"largest chunk, in --size-unit (default {defaults.max_size})")
+    group.add_argument("--size-unit", type=option("size_unit"), metavar=choices(SIZE_UNITS),
                        help="nws = non-whitespace characters (default), chars, lines, or tokens (needs --tokenizer)")
     add_token_options(group)
-    group.add_argument("--overlap-lines", type=non_negative_int, metavar="N",
-                       help="lines of the previous chunk repeated before each chunk (default 0)")
-    group.add_argument("--language", metavar="L",
-                       help="parse every file as language L instead of detecting it")
-    group.add_argument("--context", choices=CONTEXT_MODES,
+    group.add_argument("--overlap-lines", type=option("overlap_lines"), metavar="N",
+                       help=f"lines of the previous chunk repeated before each chunk (default {defaults.overlap_lines})")
+    add_language_option(group)
+    group.add_argument("--context", type=option("context_mode"), metavar=choices(CONTEXT_MODES),
                        help="how much context goes into contextualizedText (default full)")
-    group.add_argument("--strategy", choices=STRATEGIES,
+    group.add_argument("--strategy", type=option("strategy"), metavar=choices(STRATEGIES),
                        help="ast (syntax-aware, default) or lines (line packing baseline)")
     group.add_argument("--strict", action="store_true", default=None,
                        help="a file of unknown language (or plain text) fails instead of being chunked by lines")
-    group.add_argument("--sibling-detail", choices=SIBLING_DETAILS, help=argparse.SUPPRESS)
+    group.add_argument("--sibling-detail", type=option("sibling_detail"), help=argparse.SUPPRESS)
     group.add_argument("--filter-imports", action=argparse.BooleanOptionalAction, default=None,
                        help=argparse.SUPPRESS)
-    group.add_argument("--max-siblings", type=non_negative_int, help=argparse.SUPPRESS)
+    group.add_argument("--max-siblings", type=option("max_siblings"), help=argparse.SUPPRESS)
+
+
+def choices(values: tuple[str, ...]) -> str:
+    """The metavar of a choice flag: ``{nws,chars,lines,tokens}``, as argparse writes its own."""
+    return "{" + ",".join(values) + "}"
+
+
+def add_language_option(group: argparse._ActionsContainer) -> None:
+    """--language (every verb that chunks): checked as the settings file checks it."""
+    group.add_argument("--language", type=option("language"), metavar="L",
+                       help="parse every file as language L instead of detecting it (`chunk-explorer languages` "
+                            "lists them)")
 
 
 def add_token_options(group: argparse._ArgumentGroup) -> None:
@@ -67,7 +79,7 @@ def add_token_options(group: argparse._ArgumentGroup) -> None:
     group.add_argument("--tokenizer", metavar="NAME|FILE",
                        help=f"count tokens with an encoding ({', '.join(ENCODINGS)}) or a model's tokenizer.json; "
                             "chunks then report their token counts")
-    group.add_argument("--fit", choices=FITS,
+    group.add_argument("--fit", type=option("fit"), metavar=choices(FITS),
                        help="what --max-size binds: the chunk's text, or the embedded text (header + overlap + "
                             "code); auto (default) = embedded for tokens, text otherwise")
 

@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.measure.sweep import DEFAULT_MAX_SIZES, settings_grid
-from ..engine.options import CONTEXT_MODES, SIZE_UNITS, STRATEGIES, ChunkOptions
+from ..engine.options import CONTEXT_MODES, SIZE_UNITS, ChunkOptions
 from . import options as cli_options
 from .errors import UsageError
-from .flag_types import choice_list, int_list
+from .flag_types import option_list
 
 #: Grid axes in table order (slowest first): ChunkOptions field -> argparse destination.
 AXES = {
@@ -27,15 +27,15 @@ AXES = {
 def add_axes(parser: argparse.ArgumentParser, default_sizes: str, context_help: str) -> argparse._ArgumentGroup:
     """The grid flags: every combination of the listed values is a setting."""
     axes = parser.add_argument_group("settings to compare (comma-separated; every combination is run)")
-    axes.add_argument("--max-size", dest="sweep_max_size", type=int_list(1), metavar="LIST",
+    axes.add_argument("--max-size", dest="sweep_max_size", type=option_list("max_size"), metavar="LIST",
                       help=f"largest chunk, in the size unit (default {default_sizes} for nws)")
-    axes.add_argument("--overlap-lines", dest="sweep_overlap_lines", type=int_list(0), metavar="LIST",
+    axes.add_argument("--overlap-lines", dest="sweep_overlap_lines", type=option_list("overlap_lines"), metavar="LIST",
                       help="lines of the previous chunk repeated before each chunk, e.g. 0,5")
-    axes.add_argument("--size-unit", dest="sweep_size_unit", type=choice_list(SIZE_UNITS), metavar="LIST",
+    axes.add_argument("--size-unit", dest="sweep_size_unit", type=option_list("size_unit"), metavar="LIST",
                       help=f"size units: {', '.join(SIZE_UNITS)}")
-    axes.add_argument("--context", dest="sweep_context", type=choice_list(CONTEXT_MODES), metavar="LIST",
+    axes.add_argument("--context", dest="sweep_context", type=option_list("context_mode"), metavar="LIST",
                       help=f"{context_help}: {', '.join(CONTEXT_MODES)}")
-    axes.add_argument("--strategy", dest="sweep_strategy", type=choice_list(STRATEGIES), metavar="LIST",
+    axes.add_argument("--strategy", dest="sweep_strategy", type=option_list("strategy"), metavar="LIST",
                       help="ast and/or lines (the line-packing baseline)")
     cli_options.add_token_options(axes)
     return axes

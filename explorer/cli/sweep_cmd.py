@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and directories to sweep")
     add_axes(parser, "500,1000,1500,2000,3000", "context in contextualizedText")
-    parser.add_argument("--language", metavar="L", help="parse every file as language L instead of detecting it")
+    cli_options.add_language_option(parser)
     parser.add_argument("--embedding-dim", type=positive_int, default=DEFAULT_EMBEDDING_DIM,
                         metavar="N", help=f"vector dimensions for the index size estimate (default {DEFAULT_EMBEDDING_DIM})")
     retrieval = parser.add_argument_group("retrieval")

@@ -1,11 +1,16 @@
-"""Chunking options: one vocabulary shared by the API, the CLI, the settings file and the TUI."""
+"""Chunking options: one vocabulary shared by the API, the CLI, the settings file and the TUI.
+
+What a value may be is said once, here (:func:`check_option`, :func:`parse_option`): the
+API, the CLI's flags, the settings file and the explorer's fields accept and refuse the
+same values, with the same message (``max_size must be a whole number of at least 1, got 0``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args
 
-from .languages import resolve_language
+from .languages import UNSAFE_GRAMMARS, resolve_language
 from .sizing import SIZE_UNITS, Measure, SizeUnit, measure_for, tokens_need_a_tokenizer
 
 #: How a file is cut: by its syntax tree, or by packing lines.
@@ -23,9 +28,19 @@ CONTEXT_MODES: tuple[ContextMode, ...] = get_args(ContextMode)
 SIBLING_DETAILS: tuple[SiblingDetail, ...] = get_args(SiblingDetail)
 FITS: tuple[Fit, ...] = get_args(Fit)
 __all__ = [
-    "CONTEXT_MODES", "FITS", "SIBLING_DETAILS", "SIZE_UNITS", "STRATEGIES", "ChunkOptions", "ContextMode", "Fit",
-    "SiblingDetail", "SizeUnit", "Strategy",
+    "CHOICES", "CONTEXT_MODES", "FITS", "MINIMUMS", "SIBLING_DETAILS", "SIZE_UNITS", "STRATEGIES", "ChunkOptions",
+    "ContextMode", "Fit", "SiblingDetail", "SizeUnit", "Strategy", "check_option", "option_values", "parse_option",
 ]
+
+#: The smallest value of each whole-number option.
+MINIMUMS: dict[str, int] = {"max_size": 1, "overlap_lines": 0, "max_siblings": 0}
+#: The values of each option that is a choice.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "size_unit": SIZE_UNITS, "strategy": STRATEGIES, "context_mode": CONTEXT_MODES,
+    "sibling_detail": SIBLING_DETAILS, "fit": FITS,
+}
+#: The options that are true or false.
+SWITCHES = ("filter_imports", "strict")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,20 +64,12 @@ class ChunkOptions:
     fit: Fit = "auto"
 
     def __post_init__(self) -> None:
-        _check_int("max_size", self.max_size, minimum=1)
-        _check_int("overlap_lines", self.overlap_lines, minimum=0)
-        _check_int("max_siblings", self.max_siblings, minimum=0)
-        _check_choice("size_unit", self.size_unit, SIZE_UNITS)
-        _check_choice("strategy", self.strategy, STRATEGIES)
-        _check_choice("context_mode", self.context_mode, CONTEXT_MODES)
-        _check_choice("sibling_detail", self.sibling_detail, SIBLING_DETAILS)
-        _check_bool("filter_imports", self.filter_imports)
-        _check_bool("strict", self.strict)
-        _check_choice("fit", self.fit, FITS)
+        for name in (*MINIMUMS, *CHOICES, *SWITCHES):
+            check_option(name, getattr(self, name))
         if self.tokenizer is None and self.size_unit == "tokens":
             raise tokens_need_a_tokenizer()
         if self.language is not None:
-            object.__setattr__(self, "language", resolve_language(self.language))
+            object.__setattr__(self, "language", check_option("language", self.language))
 
     @classmethod
     def build(cls, base: ChunkOptions | None = None, **overrides: Any) -> ChunkOptions:
@@ -117,16 +124,45 @@ class ChunkOptions:
 _BUILT: dict[tuple, ChunkOptions] = {}
 
 
-def _check_int(name: str, value: Any, *, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, not {value!r}")
+def check_option(name: str, value: Any) -> Any:
+    """``value`` as option ``name`` holds it (a language by its canonical name), or
+    ValueError with the message every face shows for it."""
+    if name in MINIMUMS:
+        minimum = MINIMUMS[name]
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ValueError(f"{name} must be a whole number of at least {minimum}, got {value!r}")
+    elif name in CHOICES:
+        if value not in CHOICES[name]:
+            raise ValueError(f"{name} must be one of {', '.join(CHOICES[name])}, got {value!r}")
+    elif name in SWITCHES:
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be true or false, got {value!r}")
+    elif name == "language" and value is not None:
+        value = resolve_language(value)
+        if value in UNSAFE_GRAMMARS:
+            raise ValueError(f"language {value} cannot be forced: {UNSAFE_GRAMMARS[value]} (its files are chunked "
+                             "by lines; strategy lines chunks any file by lines)")
+    return value
 
 
-def _check_bool(name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be true or false, not {value!r}")
+def parse_option(name: str, text: str) -> Any:
+    """Option ``name`` from typed text (a flag's value, an explorer field): a whole number
+    read as one, then checked as :func:`check_option` checks it."""
+    if name in MINIMUMS:
+        stripped = text.strip()
+        try:
+            value: Any = int(stripped)
+        except ValueError:
+            value = stripped
+        return check_option(name, value)
+    return check_option(name, text.strip())
 
 
-def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+def option_values(name: str, text: str) -> list[Any]:
+    """Several values of option ``name`` (a grid axis: the sweep's and eval's flags, the
+    explorer's sweep fields), separated by commas or spaces, each read by :func:`parse_option`;
+    repeated values once, in order. ValueError when one is refused or none is given."""
+    parts = text.replace(",", " ").split()
+    if not parts:
+        raise ValueError(f"list at least one value of {name}, separated by commas")
+    return list(dict.fromkeys(parse_option(name, part) for part in parts))

@@ -230,9 +230,10 @@ def test_invalid_settings_file_is_a_usage_error(cli, project) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["chunk"], "the following arguments are required: PATH"),
-    (["chunk", ".", "--max-size", "0"], "must be at least 1"),
-    (["chunk", ".", "--max-size", "big"], "expected a whole number"),
-    (["chunk", ".", "--size-unit", "bytes"], "invalid choice"),
+    (["chunk", ".", "--max-size", "0"], "max_size must be a whole number of at least 1, got 0"),
+    (["chunk", ".", "--max-size", "big"], "max_size must be a whole number of at least 1, got 'big'"),
+    (["chunk", ".", "--size-unit", "bytes"], "size_unit must be one of nws, chars, lines, tokens, got 'bytes'"),
+    (["chunk", ".", "--language", "cobol"], "language cobol cannot be forced"),
     (["chunk", ".", "--format", "xml"], "invalid choice"),
     (["chunk", ".", "--bogus"], "unrecognized arguments"),
     (["chunk", ".", "--max-file-size", "lots"], "not a size"),

@@ -66,7 +66,7 @@ def test_explorer_usage_errors(cli, tmp_path, fake_app) -> None:
     run = cli(tmp_path / "missing")
     assert run.code == 2 and "no such file or directory" in run.err
     run = cli(tmp_path, "--size-unit", "bytes")
-    assert run.code == 2 and "invalid choice" in run.err
+    assert run.code == 2 and "size_unit must be one of nws, chars, lines, tokens, got 'bytes'" in run.err
     assert fake_app == []
 
 
