@@ -8,7 +8,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .terminal_text import visible
+
 if TYPE_CHECKING:  # types only: the figures need no engine at run time
+    from .engine.batch.skips import SkipRecord
     from .engine.measure.sweep import SettingResult
     from .engine.options import ChunkOptions
     from .engine.retrieval.pareto import ParetoFront
@@ -56,6 +59,40 @@ def format_num(value: float | None) -> str:
     if value is None:
         return "-"
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+# -- what a run left out ---------------------------------------------------------------------
+#: Names listed per reason before "and N more" (the JSON and JSONL outputs list every one).
+LISTED_SKIPS = 10
+#: Reasons whose detail says something the reason does not (the size against the cap, the error).
+_DETAILED = frozenset({"too-large", "unreadable", "broken-symlink", "symlink-loop", "outside-root"})
+
+
+def skipped_name(record: SkipRecord) -> str:
+    """How a skipped input is named in every output: its path relative to the run's root
+    (a directory with a trailing ``/``), as the JSON ``skipped`` list writes it."""
+    return str(record.to_dict()["path"])
+
+
+def skipped_lines(skipped: Sequence[SkipRecord], *, more: str = "", limit: int = LISTED_SKIPS) -> list[str]:
+    """What a run left out, for people: a line of totals, then one line per reason naming
+    its inputs (up to ``limit`` of them, then "and N more" and ``more``, where every one is
+    listed). Names are made visible (one line, no control characters)."""
+    if not skipped:
+        return []
+    by_reason: dict[str, list[SkipRecord]] = {}
+    for record in skipped:
+        by_reason.setdefault(record.reason, []).append(record)
+    lines = [f"Skipped {plural(len(skipped), 'file or directory', 'files or directories')}:"]
+    for reason, records in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        names = []
+        for record in records[:limit]:
+            detail = str(record.to_dict().get("detail") or "") if reason in _DETAILED else ""
+            names.append(visible(skipped_name(record)) + (f" ({visible(detail)})" if detail else ""))
+        rest = len(records) - limit
+        tail = f", and {rest:,} more{f' ({more})' if more else ''}" if rest > 0 else ""
+        lines.append(f"  {len(records):,} {records[0].reason.wording}: {', '.join(names)}{tail}")
+    return lines
 
 
 # -- the sweep table -------------------------------------------------------------------------

@@ -17,9 +17,10 @@ from ..workspace.export_run import write_export
 from ..workspace.incremental import StateError, open_incremental
 from ..workspace.walk import WalkPlan
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .errors import UsageError
 from .flag_types import non_negative_int, seconds
 from .frame import Frame
+from .outcome import Outcome
 from .report import progress_bar, say, summary_lines
 
 NAME = "chunk"
@@ -39,9 +40,10 @@ only once the output is complete; a second run on the same FILE at once refuses 
 With --engine ray the output is the same, byte for byte and in the same order, as
 with the local engine (only the summary's seconds differ).
 
-exit status: 0 all files chunked, 1 some files failed (the output holds the others;
-with --state their previous chunks are kept), 2 usage error or unusable state file
-(nothing done)."""
+exit status: 0 all files chunked; 1 some files failed (the output holds the others;
+with --state their previous chunks are kept), a file named on the command line was
+skipped, or there was no file to chunk; 2 usage error or unusable state file (nothing
+done)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -93,18 +95,19 @@ def run(args: argparse.Namespace) -> int:
                             engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage)
     tally = run_.tally
 
+    outcome = Outcome(files_plan, tally.skipped, done=tally.files, failed=len(tally.failed))
     if not args.quiet:
-        for line in summary_lines(tally, run_.seconds, run_.jobs):
+        for line in summary_lines(tally, run_.seconds, run_.jobs, listed_in=f"the {(args.format or 'json').upper()} "
+                                  "output"):
             say(line)
         if output_path is not None:
             say(f"Wrote {output_path}")
-        if not run_.planned and not tally.skipped:
-            say("No files found: check the paths, or --include/--exclude.")
+    for line in outcome.lines("chunk"):
+        say(line)
     if tally.failed:
         say(f"{len(tally.failed)} of {run_.planned} files failed; the output holds every other file. "
             "Fix or --exclude the failing files and run again.")
-        return EXIT_FAILED
-    return EXIT_OK
+    return outcome.status
 
 
 def _check_flags(args: argparse.Namespace) -> str | None:
@@ -151,7 +154,12 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
         if output_path is not None:
             say(f"Wrote {output_path}")
         say(f"Updated {args.state}")
-    return EXIT_FAILED if summary.kept else EXIT_OK
+    # Deletes are work too: a tree emptied since the last run is no empty input.
+    outcome = Outcome(files_plan, files_plan.skipped, done=summary.files + summary.deleted_files,
+                      failed=len(summary.kept))
+    for line in outcome.lines("chunk"):
+        say(line)
+    return outcome.status
 
 
 @contextlib.contextmanager

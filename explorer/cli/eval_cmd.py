@@ -22,16 +22,17 @@ from ..workspace.export import OutputError, json_header
 from ..workspace.retrievers import RETRIEVER_KINDS, RetrieverError, RetrieverSpec, close_retriever, make_retriever
 from ..workspace.settings import SettingsError
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .errors import EXIT_FAILED, UsageError
 from .eval_render import print_chart, print_cut_comparisons, print_sources, print_table, run_summary
 from .flag_types import fraction, non_negative_int, positive_float, positive_int, url
 from .frame import Frame
 from .history_flags import add_history_options, history_cache, history_rules
+from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
 from .report import error, eval_progress, say
 from .save_setting import check_save_target, save_setting
-from .settings_grid import add_axes, build_settings, current_index, pick_setting
+from .settings_grid import add_axes, build_settings, current_index, merge_equivalents, pick_setting
 from .tradeoff import print_source_advice, print_tradeoff
 
 NAME = "eval"
@@ -83,8 +84,9 @@ The retriever is BM25 (offline), your embedding model through any OpenAI-compati
 endpoint (--embed-url http://localhost:11434/v1 --embed-model NAME: Ollama, TEI,
 vLLM, llama.cpp, OpenAI), with vectors cached on disk, or both fused (hybrid).
 
-exit status: 0 done, 1 nothing to evaluate, some files failed or the endpoint
-failed, 2 usage error (nothing done)."""
+exit status: 0 done; 1 no queries, some files failed, a file named on the command
+line was skipped, no file to evaluate, or the endpoint failed; 2 usage error (nothing
+done)."""
 
 #: nws max sizes when none are given (scaled for the other units).
 DEFAULT_EVAL_MAX_SIZES = {
@@ -205,6 +207,7 @@ def retriever_spec(args: argparse.Namespace) -> RetrieverSpec:
 def run(args: argparse.Namespace) -> int:
     frame = Frame.open(args)
     settings = eval_settings(args, frame.options)
+    settings, merged = merge_equivalents(settings, quiet=args.quiet)
     current = current_index(settings, frame.options)
     if args.reference is not None:
         reference = pick_setting(args.reference, settings, "--reference")
@@ -247,7 +250,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_retriever(retriever)
 
-    result, unreadable = evaluation.result, evaluation.unreadable
+    result = evaluation.result
+    skipped = [*files_plan.skipped, *evaluation.unreadable, *result.not_text]
+    outcome = Outcome(files_plan, skipped, done=result.files, failed=len(result.failed))
     recommendation = recommend(result, args.objective, result.position(current)) if result.complete else None
     advice = advice_by_source(result, args.objective, result.position(current)) if recommendation else []
     warning = sources_disagree(result, advice)
@@ -266,7 +271,9 @@ def run(args: argparse.Namespace) -> int:
             "root": frame.root,
             "settingsFile": frame.resolved.settings_path,
             "current": current,
+            "merged": [point.to_dict() for point in merged],
             **result.to_dict(),
+            "skipped": [record.to_dict() for record in skipped],
             "pareto": front.to_dict(result),
             "recommendation": None if recommendation is None else {
                 **recommendation.to_dict(result), "by_source": {a.source: a.to_dict() for a in advice},
@@ -287,8 +294,12 @@ def run(args: argparse.Namespace) -> int:
             print_recommendation(out, result, recommendation)
             print_source_advice(out, result, advice, warning)
     if not args.quiet:
-        for line in run_summary(result, len(settings), len(files_plan.skipped) + len(unreadable)):
+        for line in run_summary(result, len(settings), skipped):
             say(line)
+    for line in outcome.lines("evaluate"):
+        say(line)
+    if not result.files:
+        return outcome.status
     if not result.queries and result.history is not None and result.history.problem and queries == "history":
         say(f"No queries: {visible(result.history.problem)}.")
         return EXIT_FAILED
@@ -309,5 +320,4 @@ def run(args: argparse.Namespace) -> int:
         say(f"Saved #{chosen.index + 1} ({chosen.label(result.varied)}) to {visible(saved)}")
     if result.failed:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
-        return EXIT_FAILED
-    return EXIT_OK
+    return outcome.status

@@ -4,9 +4,10 @@ the run's closing lines on stderr."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..display import axis_cells, bar, plural
+from ..display import axis_cells, bar, plural, skipped_lines
 from ..engine.retrieval import HEADLINE_METRICS, EvalResult
 from ..engine.retrieval.recommend import DISAGREEMENT
 from ..terminal_text import visible
@@ -14,8 +15,10 @@ from ..terminal_text import visible
 if TYPE_CHECKING:  # rich is imported when there is something to print
     from rich.console import Console
 
+    from ..engine.batch.skips import SkipRecord
 
-def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
+
+def run_summary(result: EvalResult, settings: int, skipped: Sequence[SkipRecord]) -> list[str]:
     """The closing lines on stderr: what was evaluated and how long it took, the queries
     dropped, the embedding work, what was skipped, warnings and failures."""
     retrieval = sum(s.seconds.get("retrieve", 0.0) + s.seconds.get("score", 0.0) for s in result.settings)
@@ -41,8 +44,7 @@ def run_summary(result: EvalResult, settings: int, skipped: int) -> list[str]:
                        else "at least; estimated from words and symbols")
                 lines.append(f"  #{s.index + 1}: {s.notes['over_window']:,} of {s.chunks:,} chunks longer than "
                              f"--embed-max-tokens ({how})")
-    if skipped or result.not_text:
-        lines.append(f"Skipped {plural(skipped + len(result.not_text), 'file or directory', 'files or directories')}.")
+    lines += skipped_lines(skipped, more="all in --json")
     lines += [f"Warning: {visible(w)}" for w in result.warnings
               if not w.startswith(DISAGREEMENT)]  # printed under the recommendation
     for path, message in result.failed[:20]:

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..display import plural
+from ..display import plural, skipped_lines
 from ..engine.batch import BatchResult
-from ..engine.batch.skips import SkipRecord, count_reasons
+from ..engine.batch.skips import SkipRecord
 from ..engine.batch.tally import RunTally
 from ..terminal_text import visible
 from ..workspace.walk import WalkPlan
@@ -126,24 +126,23 @@ def _short(path: str, width: int = 40) -> str:
     return path if len(path) <= width else "..." + path[-(width - 3):]
 
 
-def summary_lines(tally: RunTally, seconds: float, jobs: int, verb: str = "Chunked") -> list[str]:
-    """The closing lines of a run: what was done, then what was left out."""
+def summary_lines(tally: RunTally, seconds: float, jobs: int, verb: str = "Chunked", *,
+                  listed_in: str = "") -> list[str]:
+    """The closing lines of a run: what was done, then what was left out (``listed_in``:
+    the output that lists every skipped input, when more are left out than are named)."""
     rate = f", {tally.bytes / 1e6 / seconds:.1f} MB/s" if seconds > 0 and tally.bytes else ""
     headline = (f"{verb} {plural(tally.files, 'file')} into {plural(tally.chunks, 'chunk')} "
                 f"in {seconds:.2f} s ({plural(jobs, 'job')}{rate}).")
-    return [headline, *left_out_lines(tally.skipped, tally.failed)]
+    return [headline, *left_out_lines(tally.skipped, tally.failed, listed_in=listed_in)]
 
 
-def left_out_lines(skipped: Sequence[SkipRecord], failed: Sequence[BatchResult]) -> list[str]:
-    """What a run skipped, counted by reason, and the files that failed, listed."""
-    lines = []
-    if skipped:
-        parts = ", ".join(f"{n:,} {reason.wording}" for reason, n in count_reasons(skipped).items())
-        lines.append(f"Skipped {plural(len(skipped), 'file or directory', 'files or directories')}: {parts}.")
+def left_out_lines(skipped: Sequence[SkipRecord], failed: Sequence[BatchResult], *, listed_in: str = "") -> list[str]:
+    """What a run skipped, named by reason, and the files that failed, listed."""
+    lines = skipped_lines(skipped, more=f"all in {listed_in}" if listed_in else "")
     if failed:
         lines.append(f"Failed {plural(len(failed), 'file')}:")
         for result in failed[:MAX_LISTED_FAILURES]:
             lines.append(f"  {visible(result.path)}: {visible(result.error or '')}")
         if len(failed) > MAX_LISTED_FAILURES:
-            lines.append(f"  ... and {len(failed) - MAX_LISTED_FAILURES} more (all are in the JSON output)")
+            lines.append(f"  ... and {len(failed) - MAX_LISTED_FAILURES} more" + (f" (all in {listed_in})" if listed_in else ""))
     return lines

@@ -8,11 +8,14 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engine.measure.sweep import DEFAULT_MAX_SIZES, settings_grid
+from ..display import grid_label
+from ..engine.measure.per_setting import varied_fields
+from ..engine.measure.sweep import DEFAULT_MAX_SIZES, Merged, chunking_of, distinct_settings, settings_grid
 from ..engine.options import CONTEXT_MODES, SIZE_UNITS, ChunkOptions
 from . import options as cli_options
 from .errors import UsageError
 from .flag_types import option_list
+from .report import say
 
 #: Grid axes in table order (slowest first): ChunkOptions field -> argparse destination.
 AXES = {
@@ -59,9 +62,23 @@ def build_settings(args: argparse.Namespace, base: ChunkOptions,
     return grid
 
 
+def merge_equivalents(settings: list[ChunkOptions], *, quiet: bool = False) -> tuple[list[ChunkOptions], list[Merged]]:
+    """The grid without the points that cannot differ from another (overlap under context
+    none), each left out said on stderr (unless ``quiet``) with the setting it equals."""
+    kept, merged = distinct_settings(settings)
+    varied = varied_fields(settings)
+    if not quiet:
+        for point in merged:
+            say(f"Left out {grid_label(point.options, varied)}: the same chunks as #{point.same_as + 1} "
+                f"({grid_label(kept[point.same_as], varied)}); {point.why}.")
+    return kept, merged
+
+
 def current_index(settings: Sequence[ChunkOptions], options: ChunkOptions) -> int | None:
-    """The position of the settings in effect now among ``settings``, if they are listed."""
-    return next((i for i, s in enumerate(settings) if s == options), None)
+    """The position of the settings in effect now among ``settings``, if they are listed
+    (a grid point left out as the same as another stands for it)."""
+    chunking = chunking_of(options)
+    return next((i for i, s in enumerate(settings) if chunking_of(s) == chunking), None)
 
 
 def pick_setting(text: str, settings: list[ChunkOptions], flag: str = "--save") -> int:

@@ -17,8 +17,8 @@ from ..engine.measure.problems import file_record
 from ..engine.measure.quality import GroupSummary, Summary, summarize
 from ..workspace.export import json_header
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK
 from .frame import Frame
+from .outcome import Outcome
 from .output import console, print_json
 from .report import progress_bar, say, summary_lines
 
@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
             **({"baseline": {"lines": baseline_summary.to_dict()}} if baseline_summary else {}),
             "files": per_file,
             "run": tally.to_dict(seconds, jobs),
+            "skipped": [record.to_dict() for record in tally.skipped],
             "failed": [{"path": r.path, "error": {"kind": r.error_kind, "message": r.error}} for r in tally.failed],
         })
     else:
@@ -129,12 +130,14 @@ def run(args: argparse.Namespace) -> int:
                     frame.options.tokenizer)
 
     if not args.quiet:
-        for line in summary_lines(tally, seconds, jobs, verb="Measured"):
+        for line in summary_lines(tally, seconds, jobs, verb="Measured", listed_in="--json"):
             say(line)
+    outcome = Outcome(files_plan, tally.skipped, done=tally.files, failed=len(tally.failed))
+    for line in outcome.lines("measure"):
+        say(line)
     if tally.failed:
         say(f"{plural(len(tally.failed), 'file')} failed; the measures cover the others.")
-        return EXIT_FAILED
-    return EXIT_OK
+    return outcome.status
 
 
 def tokenizer_note(tokenizer: str | None) -> str:

@@ -17,15 +17,16 @@ from ..workspace.settings import SettingsError
 from ..workspace.sweep import sweep_paths
 from ..workspace.walk import WalkPlan
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .errors import EXIT_FAILED, UsageError
 from .flag_types import positive_int
 from .frame import Frame
 from .history_flags import add_history_options, history_cache, history_rules
+from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
 from .report import error, eval_progress, progress_bar, say
 from .save_setting import check_save_target, save_setting
-from .settings_grid import add_axes, build_settings, current_index, pick_setting
+from .settings_grid import add_axes, build_settings, current_index, merge_equivalents, pick_setting
 from .sweep_render import (
     print_chart,
     print_retrieval_legend,
@@ -95,6 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     frame = Frame.open(args)
     settings = build_settings(args, frame.options)
+    settings, merged = merge_equivalents(settings, quiet=args.quiet)
     save_recommended = args.save is not None and args.save.strip().lower() == RECOMMENDED
     if save_recommended and not args.retrieval:
         raise UsageError("--save recommended needs --retrieval (the recommendation comes from it)")
@@ -139,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
             "settingsFile": frame.resolved.settings_path,
             "base": frame.options.to_dict(),
             "current": current,
+            "merged": [point.to_dict() for point in merged],
             **result.to_dict(),
+            "skipped": [record.to_dict() for record in result.skipped],
             "saved": None if saved is None else {"index": chosen, "path": saved},
             **({"retrieval": {**retrieval.to_dict(), "pareto": front.to_dict(retrieval) if front else None,
                               "recommendation": None if recommendation is None else {
@@ -166,10 +170,11 @@ def run(args: argparse.Namespace) -> int:
         if retrieval is not None:
             for line in retrieval_summary(retrieval):
                 say(line)
+    outcome = Outcome(files_plan, result.skipped, done=result.files, failed=len(result.failed))
+    for line in outcome.lines("sweep"):
+        say(line)
     if not result.files:
-        say("No files to sweep: check the paths, or --include/--exclude." if not files_plan.skipped
-            else "No files to sweep: every file was skipped (see above).")
-        return EXIT_FAILED
+        return outcome.status
     if save_recommended and chosen is None:
         error("nothing saved: no recommendation (no queries, or the evaluation did not finish)")
         return EXIT_FAILED
@@ -179,8 +184,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"Saved #{chosen + 1} ({result.settings[chosen].label(result.varied)}) to {saved}")
     if result.failed:
         say(f"{len(result.failed)} files failed; the figures cover the others.")
-        return EXIT_FAILED
-    return EXIT_OK
+    return outcome.status
 
 
 def _retrieval(frame: Frame, files_plan: WalkPlan, settings: list[ChunkOptions], current: int | None) -> EvalResult:

@@ -25,7 +25,7 @@ def run_summary(result: SweepResult, settings: int) -> list[str]:
         f"in {result.seconds:.1f} s ({plural(result.jobs, 'job')}; worker time: parsing {result.parse_seconds:.1f} s, "
         f"chunking and measuring {work:.1f} s)."
     ]
-    return lines + left_out_lines(result.skipped, result.failed)
+    return lines + left_out_lines(result.skipped, result.failed, listed_in="--json")
 
 
 def retrieval_summary(retrieval: EvalResult) -> list[str]:

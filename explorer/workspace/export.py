@@ -16,8 +16,10 @@ JSON, one document::
 whole codebase never has to sit in memory as one object.
 
 JSONL: one chunk per line, ``{"path": ..., "language": ..., "id": ..., "fileHash": ...,
-**Chunk.to_dict()}``, for streaming into an indexer. Errors and skipped files go to the
-summary, not the stream.
+**Chunk.to_dict()}``, for streaming into an indexer; after the chunks, one line per input
+left out, ``{"path": ..., "skipped": {"reason": ..., "detail": ...}}`` (the document's
+``skipped`` list, line by line: a line without ``id`` is no chunk). Errors go to the
+summary on stderr.
 
 Every chunk carries its stable ``id`` and every file its ``fileHash`` (SHA-256 of its
 bytes): :mod:`explorer.workspace.ids` gives the formulas.
@@ -199,6 +201,11 @@ class JsonlWriter:
         """Add lines made by :func:`encode_jsonl`."""
         self.out.write(lines)
         self.count += count
+
+    def add_skipped(self, record: Mapping[str, Any]) -> None:
+        """A line naming an input left out (a ``skipped`` entry of the JSON document)."""
+        why = {key: value for key, value in record.items() if key != "path"}
+        self.out.write(json_bytes({"path": record["path"], "skipped": why}) + b"\n")
 
 
 def render_json(files: Iterable[Mapping[str, Any]], options: ChunkOptions | Mapping[str, Any], root: str,

@@ -3,7 +3,8 @@
 the same summary for the same files.
 
 Workers encode each file's record (JSON or JSONL bytes); this process only writes the
-bytes in order, counts, and lists what was skipped. Binary and undecodable files found
+bytes in order, counts, and lists what was skipped (the JSON ``skipped`` list, or JSONL
+lines after the chunks). Binary and undecodable files found
 while chunking are skipped (listed once, under ``skipped``), never counted as files.
 
 Summary (``schema: 1``)::
@@ -105,6 +106,9 @@ def write_export(
     seconds = time.perf_counter() - started
     if document is not None:
         document.close([s.to_dict() for s in tally.skipped], tally.to_dict(seconds, jobs))
+    elif lines is not None:
+        for skipped in tally.skipped:
+            lines.add_skipped(skipped.to_dict())
     return ExportRun(tally, seconds, jobs, len(files))
 
 

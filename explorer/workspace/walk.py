@@ -377,6 +377,9 @@ class WalkPlan:
     #: Ignore files that exist but were not read (a symbolic link git does not follow, a
     #: FIFO, one too large), each with the reason: their rules did not apply.
     warnings: list[str] = field(default_factory=list)
+    #: The files named on the command line (not found by walking a directory), by their
+    #: ``rel`` name: one of them left out is a run that did not do what it was asked.
+    named: set[str] = field(default_factory=set)
 
     def skipped_by_reason(self) -> dict[SkipReason, int]:
         return count_reasons(self.skipped)
@@ -405,6 +408,7 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
     for given in names:
         if not os.path.exists(given):
             if os.path.islink(given):
+                result.named.add(given)
                 result.skipped.append(Skipped(given, given, SkipReason.BROKEN_SYMLINK, False, _link_target(given)))
             else:
                 result.missing.append(given)
@@ -427,6 +431,7 @@ def plan(paths: Iterable[str | os.PathLike[str]], options: WalkOptions | None = 
                 result.warnings.extend(w for w in rules.ignore.problems if w not in result.warnings)
         elif absolute not in seen:
             seen.add(absolute)
+            result.named.add(prefix)
             try:
                 size = os.path.getsize(absolute)
             except OSError as exc:

@@ -271,10 +271,11 @@ def test_quiet_prints_no_summary(cli, project) -> None:
 
 
 def test_empty_directory(cli, tmp_path) -> None:
+    # Nothing to chunk is a run that did not do what it was asked: exit 1, as every verb.
     run = cli("chunk", tmp_path)
-    assert run.code == 0
+    assert run.code == 1
     assert run.json()["files"] == []
-    assert "No files found" in run.err
+    assert "No files to chunk: check the paths, or --include/--exclude." in run.err
 
 
 # -- names that are not UTF-8, one pipeline, options of the run ---------------------------

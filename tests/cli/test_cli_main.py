@@ -87,7 +87,11 @@ def test_python_m_explorer_chunk_in_a_subprocess(project) -> None:
     done = python_m("chunk", project, "--format", "jsonl", "--jobs", "2", "--max-size", "50")
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
-    assert {r["path"] for r in records} == {"README.md", "src/app.ts", "src/pkg/mod.py"}
+    assert {r["path"] for r in records if "id" in r} == {"README.md", "src/app.ts", "src/pkg/mod.py"}
+    # After the chunks, a line per input left out (a line without an id is no chunk).
+    skipped = [r for r in records if "id" not in r]
+    assert skipped and all(set(r) == {"path", "skipped"} and r["skipped"]["reason"] for r in skipped)
+    assert records[-len(skipped):] == skipped
     assert "Chunked 3 files" in done.stderr
     assert "\x1b[" not in done.stderr  # no progress bar or colours when stderr is not a terminal
 

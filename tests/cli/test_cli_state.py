@@ -102,6 +102,7 @@ def test_unusable_state_exits_2_and_writes_nothing(cli, tmp_path) -> None:
     assert sorted(os.listdir(tmp_path)) == ["state.json", "t"]  # not even a lock file
     other = tmp_path / "other"
     other.mkdir()
+    (other / "b.py").write_text("y = 2\n")
     state.unlink()
     assert cli("chunk", other, "--state", state).code == 0
     saved = state.read_bytes()

@@ -44,10 +44,11 @@ def test_an_ignore_file_not_read_is_named_on_stderr(cli, tmp_path) -> None:
     os.symlink(tmp_path / "rules", tmp_path / ".gitignore")  # git does not follow it either
     run = cli("chunk", tmp_path, "--format", "jsonl")
     assert run.code == 0
-    assert '"path": "secret.py"' in run.out  # its rule did not apply ...
+    assert '"path": "secret.py", "language"' in run.out  # its rule did not apply ...
     assert "warning: ignore file not read" in run.err and ".gitignore: a symbolic link" in run.err  # ... and it says so
     plain = tmp_path / ".gitignore"
     plain.unlink()
     plain.write_text("secret.py\n")
     run = cli("chunk", tmp_path, "--format", "jsonl")
-    assert '"path": "secret.py"' not in run.out and "warning" not in run.err
+    assert '"path": "secret.py", "language"' not in run.out and "warning" not in run.err
+    assert '{"path": "secret.py", "skipped": {"reason": "gitignored"}}' in run.out.splitlines()

@@ -79,6 +79,44 @@ def settings_grid(base: ChunkOptions | None, axes: Mapping[str, Sequence[Any]]) 
     return grid
 
 
+def chunking_of(options: ChunkOptions) -> ChunkOptions:
+    """The setting that chunks and embeds exactly as ``options`` does, with what has no
+    effect left at its default: under context ``none`` nothing but the chunk's text is
+    embedded, so the overlap changes no measure (chunks, sizes, what is indexed)."""
+    if options.context_mode == "none" and options.overlap_lines:
+        return replace(options, overlap_lines=0)
+    return options
+
+
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """A grid point left out because it cannot differ from a kept one (``same_as``, an
+    index of the kept settings)."""
+
+    options: ChunkOptions
+    same_as: int
+    why: str = "under context none nothing but the chunk's text is embedded, so the overlap changes nothing"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"options": self.options.to_dict(), "sameAs": self.same_as, "why": self.why}
+
+
+def distinct_settings(settings: Sequence[ChunkOptions]) -> tuple[list[ChunkOptions], list[Merged]]:
+    """The settings that can differ (the first of each group, in order), and the others,
+    each with the kept setting it is the same as (see :func:`chunking_of`)."""
+    kept: list[ChunkOptions] = []
+    seen: dict[ChunkOptions, int] = {}
+    merged: list[Merged] = []
+    for options in settings:
+        key = chunking_of(options)
+        if key in seen:
+            merged.append(Merged(options, seen[key]))
+        else:
+            seen[key] = len(kept)
+            kept.append(options)
+    return kept, merged
+
+
 # -- results ----------------------------------------------------------------------------
 @dataclass(slots=True)
 class SettingResult:

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..api import parse
 from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
+from ..batch.skips import SkippedInput
 from ..cancel import Cancelled, ShouldStop, stop_asked
 from ..measure.per_setting import chunk_settings
 from ..model import Chunk
@@ -217,7 +218,8 @@ class Prepared:
     masked_docs: int = 0
     dropped_duplicates: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
-    not_text: list[str] = field(default_factory=list)
+    #: Files found binary or not UTF-8 while chunking: skipped, with the reason.
+    not_text: list[SkippedInput] = field(default_factory=list)
     seconds: float = 0.0
     jobs: int = 1
     complete: bool = True
@@ -336,7 +338,7 @@ def prepare(
 def _collect(item: BatchResult, contents: dict[str, bytes], prepared: Prepared) -> None:
     if not item.ok:
         if item.not_text:
-            prepared.not_text.append(item.path)
+            prepared.not_text.append(SkippedInput.not_text(item.path, item.error_kind, item.error))
         else:
             prepared.failed.append((item.path, item.error or "failed"))
         return

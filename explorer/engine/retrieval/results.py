@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..batch.skips import SkippedInput
 from ..measure.per_setting import setting_label, varied_fields
 from ..options import SIZE_UNITS, ChunkOptions
 from .history import HISTORY, HistoryFunnel
@@ -155,7 +156,7 @@ class EvalResult:
     masked_docs: int = 0
     dropped_duplicates: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, message)
-    not_text: list[str] = field(default_factory=list)
+    not_text: list[SkippedInput] = field(default_factory=list)  # files found binary or not UTF-8
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     chunk_seconds: float = 0.0  # wall time of the chunking step
