@@ -76,7 +76,8 @@ def print_table(console: Console, result: EvalResult, current: int | None) -> No
     console.print(Text(
         f"Retrieval on {plural(result.files, 'file')}: {plural(len(result.queries), 'query', 'queries')} "
         f"({'from docs, masked' if result.query_source == 'docs' else visible(result.query_source)}), "
-        f"{result.retriever}, budget {result.config.budget:,} nws, hit at {result.config.hit_threshold:g} overlap"
+        f"{result.retriever}, budget {result.config.budget:,} {result.config.budget_unit}, "
+        f"hit at {result.config.hit_threshold:g} overlap"
         + (f", sizes in tokens counted with {ref.options.tokenizer}" if ref.options.tokenizer else ""),
         style="bold"))
     console.print(Text(f"In each cell: the value in % (★ the best), its 95% bootstrap interval, and the paired "

@@ -133,3 +133,16 @@ def test_eval_in_tokens_counts_its_budget_in_tokens(cli, tmp_path) -> None:
     document = json.loads(run.out)
     assert document["budget"] == 2000 and document["budget_unit"] == "tokens"
     assert [s["size_unit"] for s in document["settings"]] == ["tokens", "tokens"]
+
+
+def test_eval_prints_its_budget_in_the_settings_unit(cli, tmp_path) -> None:
+    """The table's heading names the budget's unit (it once said "2,000 nws" for tokens)."""
+    root = _project(tmp_path)
+    run = cli("eval", root, "--size-unit", "tokens", "--tokenizer", "cl100k_base", "--max-size", "128,512",
+              "--no-chart", "-q", "--no-settings", "-j", "1")
+    if "No queries" in run.err:
+        pytest.skip("the project gave no queries")
+    assert "budget 2,000 tokens, hit at 0.5 overlap" in run.out
+    run = cli("eval", root, "--max-size", "500,1000", "--no-chart", "-q", "--no-settings", "-j", "1", "--json")
+    document = json.loads(run.out)
+    assert document["budget"] == 4000 and document["budget_unit"] == "nws"  # always written, nws too

@@ -243,8 +243,6 @@ class EvalResult:
 
     def to_dict(self) -> dict[str, Any]:
         extra: dict[str, Any] = {}
-        if self.config.budget_unit != "nws":
-            extra["budget_unit"] = self.config.budget_unit
         if self.queries:
             extra["sources"] = {name: report.to_dict(self) for name, report in self.by_source().items()}
         if self.history is not None:
@@ -254,6 +252,7 @@ class EvalResult:
             "query_source": self.query_source,
             "retriever": self.retriever,
             "budget": self.config.budget,
+            "budget_unit": self.config.budget_unit,  # a number is never shown without its unit
             "hit_threshold": self.config.hit_threshold,
             "confidence": CONFIDENCE,
             "resamples": self.config.resamples,
