@@ -61,6 +61,22 @@ def format_num(value: float | None) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
+def embedded_line(options: ChunkOptions, chunks: int, over: int, largest: int) -> str:
+    """One line on how the embedded text (header + overlap + code, what a pipeline embeds)
+    relates to the limit under ``options``: what ``max_size`` binds, how many chunks'
+    embedded text is over it, and the switch that changes it."""
+    limit = f"{options.max_size:,} {options.size_unit}"
+    if options.fit_embedded:
+        how = (f"fit {options.fit}: the limit binds the embedded text, the header gives way first")
+    else:
+        how = (f"fit {options.fit}: the limit binds the code only; --fit embedded keeps the embedded text "
+               "within it")
+    counted = f"{over:,} of {plural(chunks, 'chunk')} over {limit}"
+    if over:
+        counted += f", the largest {largest:,}"
+    return f"Embedded text (header + overlap + code): {counted} ({how})."
+
+
 # -- what a run left out ---------------------------------------------------------------------
 #: Names listed per reason before "and N more" (the JSON and JSONL outputs list every one).
 LISTED_SKIPS = 10

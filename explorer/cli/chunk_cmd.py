@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO
 
+from ..display import embedded_line
 from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
 from ..terminal_text import visible
@@ -100,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         for line in summary_lines(tally, run_.seconds, run_.jobs, listed_in=f"the {(args.format or 'json').upper()} "
                                   "output"):
             say(line)
+        if tally.chunks:
+            say(embedded_line(frame.options, tally.chunks, tally.embedded_over, tally.embedded_largest))
         if output_path is not None:
             say(f"Wrote {output_path}")
     for line in outcome.lines("chunk"):

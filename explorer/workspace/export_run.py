@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -80,7 +80,8 @@ def write_export(
     jsonl = fmt == "jsonl"
     document = None if jsonl else JsonDocumentWriter(out, options, files_plan.root, indent=indent, extra=extra)
     lines = JsonlWriter(out) if jsonl else None
-    encode = encode_jsonl if jsonl else functools.partial(encode_file_record, indent=indent)
+    encode = functools.partial(_encode_and_measure, encode_jsonl if jsonl
+                               else functools.partial(encode_file_record, indent=indent))
     batch = [BatchFile(path=f.path, name=f.rel, size=f.size) for f in files]
     # The walker judged the sizes; the reader still refuses anything larger than it saw.
     max_bytes = max([DEFAULT_MAX_BYTES, *(f.size for f in files)])
@@ -90,8 +91,9 @@ def write_export(
     try:
         for walked, result in zip(files, stream):
             stop_if_asked(should_stop)  # raised inside the writer, so an atomic output is discarded
-            count, encoded = result.analysis if result.ok else (0, b"")
+            count, encoded, over, largest = result.analysis if result.ok else (0, b"", 0, 0)
             tally.add(result, walked.rel, chunks=count if result.ok else None)
+            tally.add_embedded(over, largest)
             if lines is not None:
                 if result.ok:
                     lines.add_encoded(count, encoded)
@@ -110,6 +112,15 @@ def write_export(
         for skipped in tally.skipped:
             lines.add_skipped(skipped.to_dict())
     return ExportRun(tally, seconds, jobs, len(files))
+
+
+def _encode_and_measure(encode: Callable[..., tuple[int, bytes]], parsed: Any, chunks: Sequence[Any],
+                        options: ChunkOptions, seconds: Any) -> tuple[int, bytes, int, int]:
+    """Batch analyzer: ``encode``'s ``(chunk count, bytes)``, then how many chunks have an
+    embedded text over the limit and the largest embedded size (the run's closing line)."""
+    count, data = encode(parsed, chunks, options, seconds)
+    sizes = [chunk.embedded_size for chunk in chunks]
+    return count, data, sum(size > options.max_size for size in sizes), max(sizes, default=0)
 
 
 def export_tree_file(root: str, options: ChunkOptions, walk: WalkOptions | None, target: str,

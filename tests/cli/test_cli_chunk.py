@@ -368,3 +368,20 @@ def test_strict_fails_a_file_of_unknown_language(cli, tmp_path):
     strict = cli("chunk", notes, "--format", "jsonl", "-j", "1", "--strict")
     assert strict.code == 1 and strict.out == ""
     assert "Unsupported file type" in strict.err
+
+
+@pytest.mark.parametrize("fit", [None, "embedded"])
+def test_chunk_says_how_its_embedded_text_relates_to_the_limit(cli, tmp_path, fit) -> None:
+    """One closing line counts the chunks whose embedded text (header + code) is over the
+    limit, from the chunks themselves, and names what the limit binds."""
+    source = "".join(f"def function_{i}(argument):\n    return argument * {i} + {i}\n\n\n" for i in range(30))
+    (tmp_path / "mod.py").write_text(source)
+    run = cli("chunk", tmp_path, "--max-size", "60", *(["--fit", fit] if fit else []))
+    chunks = [c for f in run.json()["files"] for c in f["chunks"]]
+    over = [c["embeddedSize"] for c in chunks if c["embeddedSize"] > 60]
+    line = next(line for line in run.err.splitlines() if line.startswith("Embedded text"))
+    assert line.startswith(f"Embedded text (header + overlap + code): {len(over)} of {len(chunks)} chunks over 60 nws")
+    if fit is None:
+        assert over and f", the largest {max(over)} (fit auto: the limit binds the code only; --fit embedded" in line
+    else:
+        assert not over and "(fit embedded: the limit binds the embedded text" in line

@@ -162,6 +162,7 @@ async def test_escape_cancels_the_export(project: Path, tmp_path: Path):
 
 
 async def test_the_palette_exports_the_whole_tree_with_progress(project: Path, tmp_path: Path):
+    (project / "logo.py").write_bytes(b"\x89PNG\x00\x00binary")  # skipped, and named in the notice
     messages = []
     app = make_app(project, start_dir=tmp_path)
     async with app.run_test(size=SIZE, notifications=True, message_hook=messages.append) as pilot:
@@ -188,7 +189,12 @@ async def test_the_palette_exports_the_whole_tree_with_progress(project: Path, t
             assert [c["byteRange"] for c in record["chunks"]] == [c.to_dict()["byteRange"] for c in want]
         total = sum(len(f["chunks"]) for f in document["files"])
         message = next(n.message for n in notified(messages) if "Wrote" in n.message)
-        assert message == f"Wrote {total} chunks from 2 files to {target}"
+        head, *left_out = message.split("\n")
+        assert head == f"Wrote {total} chunks from 2 files to {target}"
+        assert {"path": "logo.py", "reason": "binary", "detail": "not a text file (contains NUL bytes)"} in \
+            document["skipped"]
+        assert left_out[0] == f"Skipped {len(document['skipped'])} files or directories:"
+        assert "1 binary: logo.py" in left_out
 
 
 async def test_help_lists_every_binding(project: Path):

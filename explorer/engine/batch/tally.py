@@ -20,6 +20,15 @@ class RunTally:
     bytes: int = 0
     skipped: list[SkipRecord] = field(default_factory=list)
     failed: list[BatchResult] = field(default_factory=list)
+    #: Chunks whose embedded text (header + overlap + code) is over the limit, and the
+    #: largest embedded size, when the run measured them (:meth:`add_embedded`).
+    embedded_over: int = 0
+    embedded_largest: int = 0
+
+    def add_embedded(self, over: int, largest: int) -> None:
+        """Count a file's chunks whose embedded text is over the limit, and its largest."""
+        self.embedded_over += over
+        self.embedded_largest = max(self.embedded_largest, largest)
 
     def add(self, result: BatchResult, rel: str, chunks: int | None = None) -> None:
         """Count a result, named ``rel``; ``chunks`` when the chunks themselves stayed in

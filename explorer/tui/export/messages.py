@@ -26,6 +26,8 @@ class ExportFinished(Message):
     files: int
     chunks: int
     failed: int = 0
+    #: What the export left out, by reason with names (as the CLI's summary says it).
+    skipped: tuple[str, ...] = ()
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.app import App
 
-from explorer.display import plural
+from explorer.display import plural, skipped_lines
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import WalkOptions
@@ -115,7 +115,8 @@ class ExportService:
             self.app.post_message(ExportFailed(target, str(error)))
             return
         if result is not None:
-            self.app.post_message(ExportFinished(target, result.files, result.chunks, len(result.failed)))
+            skipped = tuple(skipped_lines(result.skipped, more="all in the document", limit=5))
+            self.app.post_message(ExportFinished(target, result.files, result.chunks, len(result.failed), skipped))
 
     # -- what the workers report ----------------------------------------------------------------
     def progressed(self, message: ExportProgressed) -> None:
@@ -127,8 +128,9 @@ class ExportService:
             self.app.screen.dismiss(None)
         files = f" from {message.files} files" if message.files != 1 else ""
         failed = f" ({message.failed} files failed, listed in the document)" if message.failed else ""
-        self.app.notify(f"Wrote {plural(message.chunks, 'chunk')}{files} to {message.path}{failed}",
-                        title="Exported", markup=False)
+        left_out = "".join(f"\n{line.strip()}" for line in message.skipped)
+        self.app.notify(f"Wrote {plural(message.chunks, 'chunk')}{files} to {message.path}{failed}{left_out}",
+                        title="Exported", markup=False, timeout=10 if left_out else 5)
 
     def failed(self, message: ExportFailed) -> None:
         if isinstance(self.app.screen, ExportProgressScreen):
