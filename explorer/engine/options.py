@@ -11,7 +11,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args
 
 from .languages import UNSAFE_GRAMMARS, resolve_language
-from .sizing import SIZE_UNITS, Measure, SizeUnit, measure_for, tokens_need_a_tokenizer
+from .sizing import SIZE_UNITS, Measure, SizeInUnit, SizeUnit, measure_for, size_in_unit, tokens_need_a_tokenizer
+from .text import SourceText
+from .tokens import ENCODINGS
 
 #: How a file is cut: by its syntax tree, or by packing lines.
 Strategy = Literal["ast", "lines"]
@@ -29,7 +31,8 @@ SIBLING_DETAILS: tuple[SiblingDetail, ...] = get_args(SiblingDetail)
 FITS: tuple[Fit, ...] = get_args(Fit)
 __all__ = [
     "CHOICES", "CONTEXT_MODES", "FITS", "MINIMUMS", "SIBLING_DETAILS", "SIZE_UNITS", "STRATEGIES", "ChunkOptions",
-    "ContextMode", "Fit", "SiblingDetail", "SizeUnit", "Strategy", "check_option", "option_values", "parse_option",
+    "ContextMode", "Fit", "SiblingDetail", "SizeUnit", "Strategy", "check_option", "option_values",
+    "options_in_unit", "parse_option",
 ]
 
 #: The smallest value of each whole-number option.
@@ -166,3 +169,17 @@ def option_values(name: str, text: str) -> list[Any]:
     if not parts:
         raise ValueError(f"list at least one value of {name}, separated by commas")
     return list(dict.fromkeys(parse_option(name, part) for part in parts))
+
+
+def options_in_unit(options: ChunkOptions, unit: SizeUnit, source: SourceText | None = None
+                    ) -> tuple[ChunkOptions, SizeInUnit]:
+    """``options`` sized in ``unit`` instead: the max size converted to about as much text
+    (by the ratio measured on ``source``, the file at hand, else by code's typical ratio:
+    :func:`~explorer.engine.sizing.size_in_unit`), and, for tokens without a tokenizer, the
+    first offline encoding (a tokens unit must count with something; the user can name the
+    model's own). Returns the options and how the size was converted."""
+    check_option("size_unit", unit)
+    tokenizer = options.tokenizer if options.tokenizer is not None or unit != "tokens" else ENCODINGS[0]
+    new_measure = measure_for(unit, tokenizer)
+    converted = size_in_unit(options.max_size, options.measure, new_measure, source)
+    return ChunkOptions.build(options, size_unit=unit, tokenizer=tokenizer, max_size=converted.size), converted

@@ -181,3 +181,50 @@ def _token_stretches(src: SourceText, clean_joins: bool) -> tuple[list[int], lis
     bounds.append(size)
     firsts.append(size)
     return bounds, firsts
+
+
+# -- one size in another unit ---------------------------------------------------------------
+#: How big code is in each unit per non-whitespace character, measured over Werkzeug
+#: 3.1.3, the src/ of @tanstack/query-core 5.62.0 and the standard library (tokens with
+#: cl100k_base; the three agree within 10%): what a size is converted by when the file at
+#: hand is too small to measure its own ratio.
+TYPICAL_PER_NWS: dict[SizeUnit, float] = {"nws": 1.0, "chars": 1.42, "lines": 0.042, "tokens": 0.33}
+
+
+class SizeInUnit:
+    """A size converted to another unit: the new ``size``, the ``ratio`` it was converted
+    by (new units per old unit) and whether that ratio was ``measured`` on a file (else
+    it is :data:`TYPICAL_PER_NWS`'s)."""
+
+    __slots__ = ("measured", "ratio", "size")
+
+    def __init__(self, size: int, ratio: float, measured: bool):
+        self.size, self.ratio, self.measured = size, ratio, measured
+
+    def __repr__(self) -> str:
+        return f"SizeInUnit({self.size}, ratio={self.ratio:.3g}, measured={self.measured})"
+
+
+def size_in_unit(size: int, old: Measure, new: Measure, source: SourceText | None = None) -> SizeInUnit:
+    """``size`` in ``old``'s unit as about as much text in ``new``'s: by the ratio of the
+    two measures over ``source`` when it holds at least ``size`` (a chunk's worth of text:
+    a smaller file says little about the code), else by the typical ratio of code. The
+    result keeps two significant digits (1,500 nws is about 500 tokens, not 493) and is at
+    least 1."""
+    ratio, measured = TYPICAL_PER_NWS[new.unit] / TYPICAL_PER_NWS[old.unit], False
+    if source is not None and old.unit != new.unit:
+        end = len(source.data)
+        before = old.size(source, 0, end)
+        after = new.size(source, 0, end)
+        if before >= size and after > 0:
+            ratio, measured = after / before, True
+    if old.unit == new.unit:
+        return SizeInUnit(size, 1.0, measured)
+    return SizeInUnit(_two_digits(size * ratio), ratio, measured)
+
+
+def _two_digits(value: float) -> int:
+    if value < 1:
+        return 1
+    digits = len(str(int(value)))
+    return max(1, int(round(value, 2 - digits)))

@@ -16,12 +16,13 @@ from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
 
-from explorer.engine.options import ChunkOptions
+from explorer.engine.options import ChunkOptions, options_in_unit
+from explorer.engine.sizing import SizeInUnit
 from explorer.terminal_text import visible
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
-from .app_messages import FileChosen, OptionsChanged, SettingChosen
+from .app_messages import FileChosen, OptionsChanged, SettingChosen, UnitChosen
 from .document.messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
 from .document.model import Document, needs_reparse
 from .document.service import DocumentService
@@ -194,6 +195,26 @@ class ChunkExplorerApp(App[int]):
         else:
             self.service.rechunk(document.file, options)
 
+    def on_unit_chosen(self, message: UnitChosen) -> None:
+        self.choose_unit(message.unit)
+
+    def choose_unit(self, unit: str) -> None:
+        """Size chunks in ``unit``: the max size becomes about as much text in it (by the ratio
+        measured on the open file, else code's typical one) and tokens count with a tokenizer
+        (the first offline encoding unless one is set); the notice says which."""
+        if unit == self.options.size_unit:
+            return
+        document = self.document
+        source = document.source if document is not None else None
+        try:
+            options, converted = options_in_unit(self.options, unit, source)  # type: ignore[arg-type]
+        except ValueError as error:
+            self.notify(str(error), title="Invalid parameter", severity="error", markup=False)
+            return
+        self.notify(unit_notice(self.options, options, converted, visible(os.path.basename(document.path))
+                                if document is not None else None), title="Size unit", markup=False)
+        self.apply_options(options)
+
     def set_option(self, **changes: object) -> None:
         try:
             self.apply_options(ChunkOptions.build(self.options, **changes))
@@ -327,6 +348,19 @@ class ChunkExplorerApp(App[int]):
 
     def on_export_failed(self, message: ExportFailed) -> None:
         self.exports.failed(message)
+
+
+def unit_notice(old: ChunkOptions, new: ChunkOptions, converted: SizeInUnit, file: str | None) -> str:
+    """What a unit change did: ``max size 1,500 nws -> 480 tokens (0.32 tokens per nws, measured
+    on test.py)``, and the tokenizer tokens are counted with when it was chosen for the user."""
+    how = f"{converted.ratio:.2g} {new.size_unit} per {old.size_unit}, " + (
+        f"measured on {file}" if converted.measured and file else
+        "typical of code" + (f" ({file} holds less than one chunk)" if file else ""))
+    text = f"max size {old.max_size:,} {old.size_unit} → {new.max_size:,} {new.size_unit} ({how})"
+    if new.tokenizer != old.tokenizer:
+        text += (f"; tokens counted with {new.tokenizer} (the tokenizer field takes your model's "
+                 "tokenizer.json)")
+    return text
 
 
 def run(

@@ -33,6 +33,14 @@ class OptionsChanged(Message):
 
 
 @dataclass
+class UnitChosen(Message):
+    """The user chose another size unit: the max size is converted to it (see
+    :meth:`~explorer.tui.app.ChunkExplorerApp.choose_unit`)."""
+
+    unit: str
+
+
+@dataclass
 class SettingChosen(Message):
     """The user chose a setting (in the sweep panel) to use, and perhaps to save."""
 

@@ -301,3 +301,25 @@ def test_range_sizes_are_exact_for_clean_join_encodings(lines: list[str], ends: 
     start, end = sorted(min(c, len(data)) for c in cuts)
     start, end = source.floor_char_boundary(start), source.floor_char_boundary(end)
     assert measure_for("tokens", name).size(source, start, end) == counter.count(data[start:end].decode("utf-8"))
+
+
+def test_a_size_in_another_unit_is_about_as_much_text() -> None:
+    from explorer.engine.options import options_in_unit
+    from explorer.engine.sizing import measure_for, size_in_unit
+    from explorer.engine.text import SourceText
+
+    nws, lines = measure_for("nws", None), measure_for("lines", None)
+    # A file smaller than a chunk says little about the code: the typical ratio, two digits.
+    small = SourceText(b"x = 1\n")
+    converted = size_in_unit(1500, nws, lines, small)
+    assert not converted.measured and converted.size == 63  # 1,500 x 0.042
+    # A file of at least a chunk: its own ratio (here 10 nws per line).
+    big = SourceText(b"abcdefghij\n" * 400)
+    converted = size_in_unit(1500, nws, lines, big)
+    assert converted.measured and converted.ratio == pytest.approx(0.1) and converted.size == 150
+    assert size_in_unit(1500, nws, nws, big).size == 1500 and size_in_unit(1, nws, lines, big).size == 1
+    # Tokens without a tokenizer start with the first offline encoding.
+    options, converted = options_in_unit(ChunkOptions(), "tokens")
+    assert options.tokenizer == "cl100k_base" and options.max_size == 500 and not converted.measured
+    kept, _ = options_in_unit(ChunkOptions(tokenizer="o200k_base"), "tokens")
+    assert kept.tokenizer == "o200k_base"

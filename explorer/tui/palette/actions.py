@@ -22,6 +22,7 @@ class PaletteHost(ExplorerState, Protocol):
         """The file last refused for its size, or None."""
 
     def set_option(self, **changes: object) -> None: ...
+    def choose_unit(self, unit: str) -> None: ...
     def action_next_chunk(self) -> None: ...
     def action_previous_chunk(self) -> None: ...
     def action_export(self) -> None: ...
@@ -57,7 +58,8 @@ def explorer_commands(app: PaletteHost) -> list[Command]:
         ("params: fewer overlap lines", partial(app.action_overlap_step, -1), f"Now {options.overlap_lines}"),
     ]
     commands += [
-        (f"params: size unit {unit}", partial(app.set_option, size_unit=unit), "Measure chunk size in " + unit)
+        (f"params: size unit {unit}", partial(app.choose_unit, unit),
+         f"Measure chunk size in {unit} (the max size is converted to it)")
         for unit in SIZE_UNITS if unit != options.size_unit
     ]
     commands += [

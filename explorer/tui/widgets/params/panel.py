@@ -17,7 +17,7 @@ from explorer.engine.languages import GRAMMARS
 from explorer.engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
 from explorer.engine.tokens import ENCODINGS
 
-from ...app_messages import OptionsChanged
+from ...app_messages import OptionsChanged, UnitChosen
 
 AUTO = "auto"
 #: Seconds of typing pause before a typed number is applied.
@@ -152,9 +152,9 @@ class ParamsPanel(Grid):
         if name is None or event.value is Select.BLANK:
             return
         value = None if name == "language" and event.value == AUTO else event.value
-        if name == "size_unit" and value == "tokens" and self.options.tokenizer is None:
-            # Tokens are counted with a tokenizer: start with the first offline encoding.
-            self._apply(size_unit=value, tokenizer=ENCODINGS[0])
-            self.show_options(self.options)
+        if name == "size_unit":
+            if value != self.options.size_unit:
+                # The app converts the max size to the new unit (and picks a tokenizer for tokens).
+                self.post_message(UnitChosen(str(value)))
         elif getattr(self.options, name) != value:
             self._apply(**{name: value})
