@@ -10,8 +10,8 @@ from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
 from explorer.engine.measure.sweep import settings_grid
-from explorer.engine.options import ChunkOptions
-from explorer.tui.sweep.screen import SweepScreen, parse_sizes
+from explorer.engine.options import ChunkOptions, option_values
+from explorer.tui.sweep.screen import SweepScreen
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 from explorer.workspace.sweep import sweep_paths
 
@@ -24,11 +24,14 @@ def _in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SweepScreen, "jobs", 1)
 
 
-def test_parse_sizes():
-    assert parse_sizes("500, 1000 1500,,1000") == [500, 1000, 1500]
-    for bad in ("", "abc", "100,-5", "0"):
-        with pytest.raises(ValueError):
-            parse_sizes(bad)
+def test_the_grid_fields_read_values_as_the_cli_flags_do():
+    assert option_values("max_size", "500, 1000 1500,,1000") == [500, 1000, 1500]
+    for bad, message in (("", "list at least one value of max_size"),
+                         ("abc", "max_size must be a whole number of at least 1, got 'abc'"),
+                         ("100,-5", "max_size must be a whole number of at least 1, got -5"),
+                         ("0", "max_size must be a whole number of at least 1, got 0")):
+        with pytest.raises(ValueError, match=message):
+            option_values("max_size", bad)
 
 
 def rendered(renderable) -> str:
@@ -85,7 +88,7 @@ async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Pat
         await pilot.press("enter")
         await pilot.pause()
         assert screen.sweeping.generation == before, "nothing runs on bad input"
-        assert any("'big' is not a positive whole number" in n.message for n in notified(messages))
+        assert any(n.message == "max_size must be a whole number of at least 1, got 'big'" for n in notified(messages))
         assert not (project / SETTINGS_FILE).exists(), "nothing is saved unless asked"
 
         # Pick the second row: s applies it and writes the settings file.
@@ -138,4 +141,5 @@ async def test_the_sweep_takes_a_grid_and_shows_definitions_cut_because_too_big(
         await pilot.press("enter")
         await pilot.pause()
         assert screen.sweeping.generation == before
-        assert any("context: most is not one of none, minimal, full" in n.message for n in notified(messages))
+        assert any(n.message == "context_mode must be one of none, minimal, full, got 'most'"
+                   for n in notified(messages))

@@ -27,8 +27,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 
 from explorer.display import grid_label
-from explorer.engine.measure.sweep import DEFAULT_MAX_SIZES, SweepResult, settings_grid
-from explorer.engine.options import CONTEXT_MODES, STRATEGIES, ChunkOptions
+from explorer.engine.measure.per_setting import varied_fields
+from explorer.engine.measure.sweep import DEFAULT_MAX_SIZES, SweepResult, distinct_settings, settings_grid
+from explorer.engine.options import ChunkOptions, option_values
 from explorer.terminal_text import visible
 from explorer.workspace.sweep import sweep_paths
 
@@ -41,19 +42,6 @@ from .messages import SweepFailed, SweepFinished, SweepProgressed
 from .retrieval import RetrievalPanel
 
 LABEL = Style(dim=True)
-
-
-def parse_sizes(text: str, minimum: int = 1, what: str = "max size") -> list[int]:
-    """``"500, 1000 1500"`` -> [500, 1000, 1500]; ValueError with a plain message otherwise."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if not parts:
-        raise ValueError(f"list at least one {what}, e.g. {'500,1000,2000' if minimum else '0,5'}")
-    sizes = []
-    for part in parts:
-        if not part.isdigit() or int(part) < minimum:
-            raise ValueError(f"{part!r} is not a {'positive ' if minimum else ''}whole number ({what})")
-        sizes.append(int(part))
-    return list(dict.fromkeys(sizes))
 
 
 def parse_choices(text: str, choices: tuple[str, ...], what: str) -> list[str]:
@@ -156,10 +144,16 @@ class SweepScreen(Screen):
     # -- running ---------------------------------------------------------------------------
     def action_run(self) -> None:
         try:
-            settings = settings_grid(self.options, self.grid())
+            grid = settings_grid(self.options, self.grid())
         except ValueError as error:
             self.notify(str(error), title="Cannot sweep", severity="error", markup=False)
             return
+        settings, merged = distinct_settings(grid)
+        if merged:  # as the CLI says it: grid points that cannot differ are left out, visibly
+            varied = varied_fields(grid)
+            self.notify("\n".join(f"Left out {grid_label(point.options, varied)}: the same chunks as "
+                                  f"{grid_label(settings[point.same_as], varied)}; {point.why}." for point in merged),
+                        title="Sweep", markup=False, timeout=10)
         progress = self.query_one("#sweep-progress", ProgressBar)
         progress.update(total=None, progress=0)
         self._status(f"Sweeping {len(settings)} settings over {self.root} …")
@@ -177,12 +171,8 @@ class SweepScreen(Screen):
         def read(input_id: str) -> str:
             return self.query_one(f"#{input_id}", Input).value
 
-        return {
-            "strategy": list(parse_choices(read("sweep-strategy"), STRATEGIES, "strategy")),
-            "context_mode": list(parse_choices(read("sweep-context"), CONTEXT_MODES, "context")),
-            "max_size": list(parse_sizes(read("sweep-sizes"))),
-            "overlap_lines": list(parse_sizes(read("sweep-overlap"), 0, "overlap")),
-        }
+        # Each value checked by the options' one rule, in the CLI's words (`--max-size 0` there).
+        return {name: option_values(name, read(input_id)) for name, input_id, _ in GRID_FIELDS}
 
     def _progressed_in_worker(self, done: int, total: int | None, _: object) -> None:
         self.post_message(SweepProgressed(done, total or 0))

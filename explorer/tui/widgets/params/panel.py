@@ -13,8 +13,8 @@ from textual.timer import Timer
 from textual.validation import Integer
 from textual.widgets import Input, Label, Select
 
-from explorer.engine.languages import GRAMMARS
-from explorer.engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
+from explorer.engine.languages import GRAMMARS, UNSAFE_GRAMMARS
+from explorer.engine.options import CONTEXT_MODES, FITS, MINIMUMS, SIZE_UNITS, STRATEGIES, ChunkOptions, parse_option
 from explorer.engine.tokens import ENCODINGS
 
 from ...app_messages import OptionsChanged, UnitChosen
@@ -50,17 +50,18 @@ class ParamsPanel(Grid):
         options = self.options
         yield Label("max size")
         yield Input(str(options.max_size), type="integer", compact=True, id="max-size",
-                    validators=[Integer(minimum=1)], select_on_focus=True)
+                    validators=[Integer(minimum=MINIMUMS["max_size"])], select_on_focus=True)
         yield Label("unit")
         yield Select([(u, u) for u in SIZE_UNITS], value=options.size_unit, allow_blank=False, compact=True, id="size-unit")
         yield Label("overlap")
         yield Input(str(options.overlap_lines), type="integer", compact=True, id="overlap",
-                    validators=[Integer(minimum=0)], select_on_focus=True)
+                    validators=[Integer(minimum=MINIMUMS["overlap_lines"])], select_on_focus=True)
         yield Label("context")
         yield Select([(c, c) for c in CONTEXT_MODES], value=options.context_mode, allow_blank=False, compact=True,
                      id="context-mode")
         yield Label("language")
-        languages = [(AUTO, AUTO), ("text (by lines)", "text")] + [(g, g) for g in GRAMMARS]
+        # A grammar never used (it can hang) cannot be forced: the options refuse it, so the list leaves it out.
+        languages = [(AUTO, AUTO), ("text (by lines)", "text")] + [(g, g) for g in GRAMMARS if g not in UNSAFE_GRAMMARS]
         yield Select(languages, value=options.language or AUTO, allow_blank=False,
                      compact=True, id="language")
         yield Label("strategy")
@@ -107,13 +108,18 @@ class ParamsPanel(Grid):
             self.options = options
             self.post_message(OptionsChanged(options))
 
-    def _numbers(self) -> dict[str, object] | None:
+    def _numbers(self, *, announce: bool) -> dict[str, object] | None:
+        """The typed numbers, read and checked by the options' one rule (the CLI's and the
+        settings file's): None while one is refused, said when ``announce`` (on Enter; a
+        pause in typing says nothing of a number half typed)."""
         values: dict[str, object] = {}
         for selector, name in (("#max-size", "max_size"), ("#overlap", "overlap_lines")):
-            field = self.query_one(selector, Input)
-            if not field.value or not field.is_valid:
+            try:
+                values[name] = parse_option(name, self.query_one(selector, Input).value)
+            except ValueError as error:
+                if announce:
+                    self.notify(str(error), severity="error", title="Invalid parameter", markup=False)
                 return None
-            values[name] = int(field.value)
         return values
 
     @on(Input.Changed)
@@ -135,11 +141,11 @@ class ParamsPanel(Grid):
             return
         if self._typing is not None:
             self._typing.stop()
-        self._apply_numbers()
+        self._apply_numbers(announce=True)
 
-    def _apply_numbers(self) -> None:
+    def _apply_numbers(self, *, announce: bool = False) -> None:
         self._typing = None
-        values = self._numbers()
+        values = self._numbers(announce=announce)
         if values is not None:
             self._apply(**values)
 
