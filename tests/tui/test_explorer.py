@@ -9,7 +9,7 @@ from textual.notifications import Notify
 from textual.widgets import Input, Select
 
 import explorer
-from explorer.engine.options import ChunkOptions
+from explorer.engine.options import ChunkOptions, options_in_unit
 from explorer.tui.document.messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
@@ -131,7 +131,11 @@ async def test_each_parameter_changes_the_chunks(project: Path):
         ):
             before = app.document
             screen.query_one(select_id, Select).value = value
-            after = await changed(before, **{field: value})
+            change: dict[str, object] = {field: value}
+            if field == "size_unit":  # the max size is converted to the new unit (by the file's ratio)
+                change["max_size"] = options_in_unit(before.options, value, before.source)[0].max_size
+                assert change["max_size"] != before.options.max_size
+            after = await changed(before, **change)
             assert (after.file is not before.file) == reparse, field
         assert app.document.file.parsed.fallback == "plain text"
 
