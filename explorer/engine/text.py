@@ -24,6 +24,7 @@ _T = TypeVar("_T")
 #: space (the one definition: the chunker, the quality measures and the explorer use it).
 WHITESPACE = b" \t\n\r\x0b\x0c"
 _WHITESPACE_CHARS = WHITESPACE.decode("ascii")
+_WS_SET = frozenset(WHITESPACE)
 _CONTINUATION = bytes(range(0x80, 0xC0))
 _NWS_DELETE = WHITESPACE + _CONTINUATION
 _BLOCK = 512  # prefix-count granularity: a size query scans at most this many bytes
@@ -244,9 +245,28 @@ class SourceText:
         first = self.line_of(start)
         return first, (self.line_of(end - 1) if end > start else first)
 
+    def shown_line_range(self, start: int, end: int) -> tuple[int, int]:
+        """Inclusive 0-based first and last line a reader sees a byte range on: those of
+        its first and last non-whitespace characters (see :meth:`content_range`), as the
+        source pane paints it and the syntax tree places a node; a piece's trailing blank
+        lines are not its lines. The one rule every sentence that names lines follows."""
+        return self.line_range(*self.content_range(start, end))
+
     def line_text(self, line: int) -> str:
         """One line without its line ending."""
         return self.slice(self.line_starts[line], self.line_end(line, keep_newline=False))
+
+    def content_range(self, start: int, end: int) -> tuple[int, int]:
+        """``[start, end)`` without the whitespace at its edges: what a chunk holds, to be
+        compared with syntax nodes (a node ends at its last character, before the line
+        break, and starts after its indentation). An all-whitespace range is returned as is."""
+        data, blank = self.data, _WS_SET
+        first, last = start, end
+        while first < last and data[first] in blank:
+            first += 1
+        while last > first and data[last - 1] in blank:
+            last -= 1
+        return (first, last) if first < last else (start, end)
 
     def is_line_start(self, byte: int) -> bool:
         if byte <= 0 or byte >= len(self.data):

@@ -118,13 +118,16 @@ class _Narrator:
         return step
 
     def _what(self, piece: Piece) -> str:
-        first, last = self.src.line_range(piece.start, piece.end)
+        # The lines the code shows it on (its trailing blank lines are not counted).
+        first, last = self.src.shown_line_range(piece.start, piece.end)
         lines = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
         if piece.nodes:
             kinds = [n.type if n.is_named else repr(n.type) for n in piece.nodes]
             label = kinds[0] if len(kinds) == 1 else " + ".join(kinds[:3]) + (" + ..." if len(kinds) > 3 else "")
         elif self.parsed.tree is None:
             label = "lines"  # a file without a syntax tree is packed line by line
+        elif not self.src.data[piece.start:piece.end].strip():
+            label = "blank lines"  # set apart after a definition
         else:  # a stretch with no node of its own: part of a line too long for the limit
             label = "part of a long line" if first == last else "long lines"
         return f"`{label}` ({lines}, {self.size(piece.start, piece.end):,} {self.unit})"
@@ -214,7 +217,7 @@ class _Narrator:
         self._expanded("split_lines", piece, parts, "it is one token, so cut it at line boundaries")
 
     def _on_split_chars(self, piece: Piece, win_start: int | None, parts: list[Piece] | None) -> None:
-        line = self.src.line_of(max(piece.start, piece.end - 1)) + 1
+        line = self.src.shown_line_range(piece.start, piece.end)[1] + 1
         n = len(parts or ())
         self._step(
             "split_chars",

@@ -108,3 +108,17 @@ def test_trace_of_empty_file_has_no_chunks():
     steps = check_replay("empty.py", "", max_size=100)
     assert [s.action for s in steps] == ["parse", "done"]
     assert explorer.replay(steps) == []
+
+
+def test_sentences_name_the_lines_the_code_shows():
+    """A piece's trailing blank lines are not its lines: the sentence names the lines of
+    its first and last characters, as the source pane paints it and the AST pane places it."""
+    code = "import os\n\n\ndef f():\n    return 1\n\n\n\ndef g():\n    return 2\n"
+    steps = list(explorer.trace("a.py", code, max_size=12))
+    separate = next(s for s in steps if s.action == "separate")
+    assert (separate.piece.start, separate.piece.end) == (12, 37)  # def f() and the three blank lines after it
+    assert "`function_definition` (lines 4-5, 14 nws)" in separate.sentence
+    blank = next(s for s in steps if s.sentence.startswith("`blank lines`"))
+    assert blank.sentence.startswith("`blank lines` (lines 6-8, 0 nws)")
+    source = explorer.engine.text.SourceText(code.encode())
+    assert source.line_range(12, 37) == (3, 7) and source.shown_line_range(12, 37) == (3, 4)

@@ -30,7 +30,9 @@ def point(source: SourceText, byte: int) -> tuple[int, int]:
 
 
 def place_text(source: SourceText, start: int, end: int) -> str:
-    """``3:5-7:1``: 1-based line:column of the first and the last character of ``[start, end)``."""
+    """``3:5-7:1``: 1-based line:column of the first and the last character of ``[start, end)``
+    that is not whitespace (the lines teach's sentences name: :meth:`SourceText.shown_line_range`)."""
+    start, end = source.content_range(start, end)
     (r1, c1), (r2, c2) = point(source, start), point(source, max(start, end - 1))
     return f"{r1 + 1}:{c1 + 1}-{r2 + 1}:{c2 + 1}"
 
