@@ -111,6 +111,29 @@ def skipped_lines(skipped: Sequence[SkipRecord], *, more: str = "", limit: int =
     return lines
 
 
+def count_text(value: float | None, width: int | None = None) -> str:
+    """A count or size as every face shows it: ``1,036`` (:func:`format_num`); where only
+    ``width`` cells are free, never cut but shortened visibly: ``1036``, then ``1.0k``,
+    ``12k``, ``1.2M``, and ``…`` when not even that fits. The one helper for numbers in
+    columns (the chunk list, the repository view, teach's tree, the sweep)."""
+    full = format_num(value)
+    if width is None or len(full) <= width:
+        return full
+    assert value is not None
+    plain = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+    if len(plain) <= width:
+        return plain
+    magnitude = abs(value)
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if magnitude >= scale:
+            scaled = value / scale
+            for short in ((f"{scaled:.1f}{suffix}",) if abs(scaled) < 10 else ()) + (f"{scaled:.0f}{suffix}",):
+                if len(short) <= width:
+                    return short
+            break
+    return "…" if width >= 1 else ""
+
+
 # -- the sweep table -------------------------------------------------------------------------
 #: The fields a grid of settings varies, in table order (slowest first), and their headers.
 AXIS_HEADERS: dict[str, str] = {

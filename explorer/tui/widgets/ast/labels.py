@@ -8,10 +8,12 @@ count characters, not bytes.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from tree_sitter import Node
 
+from explorer.display import count_text
 from explorer.engine.text import SourceText, display_line
 
 FIELD = Style(color="#9cdcfe")
@@ -37,9 +39,9 @@ def place_text(source: SourceText, start: int, end: int) -> str:
     return f"{r1 + 1}:{c1 + 1}-{r2 + 1}:{c2 + 1}"
 
 
-def node_place(node: Node, field: str | None, source: SourceText) -> Text:
-    """``field: type L:C-L:C  start-end``: the part of a label that never changes.
-    A ``Text``, because node types such as ``[`` must never be read as markup."""
+def node_name(node: Node, field: str | None) -> Text:
+    """``field: type``: what a node is. A ``Text``, because node types such as ``[`` must
+    never be read as markup."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if field:
         text.append(f"{field}: ", FIELD)
@@ -51,19 +53,55 @@ def node_place(node: Node, field: str | None, source: SourceText) -> Text:
         text.append(_safe(node.type), NAMED)
     else:
         text.append(f'"{_safe(node.type)}"', ANONYMOUS)
+    return text
+
+
+def place_parts(node: Node, source: SourceText) -> tuple[str, str]:
+    """`` L:C-L:C`` and ``  bytes start-end``: where a node is, as its label writes it."""
     start, end = node.start_byte, node.end_byte
-    text.append(f" {place_text(source, start, end)}", POSITION)
-    text.append(f"  bytes {start}-{end}", SIZE)
+    return f" {place_text(source, start, end)}", f"  bytes {start:,}-{end:,}"
+
+
+def node_place(node: Node, field: str | None, source: SourceText) -> Text:
+    """``field: type L:C-L:C  bytes start-end``: the part of a label that never changes."""
+    text = node_name(node, field)
+    place, span = place_parts(node, source)
+    text.append(place, POSITION)
+    text.append(span, SIZE)
     return text
 
 
 def size_parts(node: Node, size: int, limit: int, unit: str) -> list[tuple[str, Style]]:
     """What follows a node's place in its label: its size against the limit (and ``!``
     over subtrees with errors), as styled pieces."""
-    parts = [(f"  {size}/{limit} {unit}", OVER if size > limit else SIZE)]
+    parts = [(f"  {count_text(size)}/{count_text(limit)} {unit}", OVER if size > limit else SIZE)]
     if node.has_error and not (node.is_error or node.is_missing):
         parts.append(("  !", ERROR))
     return parts
+
+
+def fitted_label(prefix: Text, node: Node, field: str | None, source: SourceText, size: Text, room: int) -> Text:
+    """A node's label in ``room`` cells with no number cut: the byte span goes first, then
+    the place; then the name is shortened with ``…``; the size against the limit stays
+    whole (it is what chunking is about)."""
+    place, span = place_parts(node, source)
+    name = node_name(node, field)
+    for parts in ((place, span), (place,), ()):
+        used = prefix.cell_len + name.cell_len + sum(cell_len(p) for p in parts) + size.cell_len
+        if used <= room:
+            text = prefix.copy()
+            text.append_text(name)
+            for part, style in zip(parts, (POSITION, SIZE)):
+                text.append(part, style)
+            text.append_text(size)
+            return text
+    text = prefix.copy()
+    keep = room - prefix.cell_len - size.cell_len
+    if keep >= 2:
+        name.truncate(keep, overflow="ellipsis")
+        text.append_text(name)
+    text.append_text(size)
+    return text
 
 
 def _safe(value: str) -> str:

@@ -33,7 +33,7 @@ from explorer.terminal_text import visible
 
 from ..lazy_tree import LazyTree
 from ..window import ChildWindow, Gap
-from .labels import node_place, size_parts
+from .labels import fitted_label, node_place, size_parts
 
 #: Levels shown below the pane's top node; a deeper node moves the top down to it.
 MAX_DEPTH = 60
@@ -197,10 +197,33 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         if isinstance(entry, AstEntry) and self.parsed is not None:
             size = Text.assemble(*size_parts(entry.node, self._node_size(entry), self.limit, self.unit))
             size.stylize(style)
+            room = self._room(node)
+            if room is not None and label.cell_len + size.cell_len > room:
+                # Too wide for the pane: parts give way whole, so no number is shown cut.
+                prefix = label[:self._icon_cells(node)]
+                label = fitted_label(prefix, entry.node, entry.field_name, self.parsed.source, size, room)
+                label.stylize(style, prefix.cell_len)
+                return label
             label.append_text(size)
         if node.is_root and self.levels_above:
             label.append(self._above_note(), Style(dim=True, italic=True))
         return label
+
+    def _icon_cells(self, node: TreeNode) -> int:
+        return cell_len(self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else 0
+
+    def _room(self, node: TreeNode) -> int | None:
+        """The cells a node's label has in the pane (None before the pane has a size): its
+        width less the guides of the levels above the node."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return None
+        depth, parent = 0, node.parent
+        while parent is not None:
+            depth, parent = depth + 1, parent.parent
+        if not self.show_root:
+            depth -= 1
+        return max(1, width - depth * self.guide_depth)
 
     def _above_note(self) -> str:
         return f"  ({self.levels_above} levels above: h)"
@@ -209,10 +232,11 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
         entry = node.data
         if not isinstance(entry, AstEntry) or self.parsed is None:
             return super().get_label_width(node)
-        icon = cell_len(self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else 0
         suffix = size_parts(entry.node, self._node_size(entry), self.limit, self.unit)
         above = len(self._above_note()) if node.is_root and self.levels_above else 0
-        return icon + self._place(entry).cell_len + sum(cell_len(part) for part, _ in suffix) + above
+        full = self._icon_cells(node) + self._place(entry).cell_len + sum(cell_len(part) for part, _ in suffix) + above
+        room = self._room(node)
+        return full if room is None else min(full, room)  # a label wider than the pane is fitted to it
 
     # -- lazy loading -----------------------------------------------------------------------
     def _children_of(self, entry: AstEntry) -> list[Node]:
