@@ -151,7 +151,12 @@ def axis_cells(varied: Sequence[str], options: Sequence[ChunkOptions]) -> tuple[
     names = [name for name in AXIS_HEADERS if name in varied] or ["max_size"]
     names += [name for name in varied if name not in AXIS_HEADERS]
     headers = [AXIS_HEADERS.get(name, name) for name in names]
-    return headers, [[str(getattr(o, name)) for name in names] for o in options]
+    return headers, [[_axis_value(getattr(o, name)) for name in names] for o in options]
+
+
+def _axis_value(value: object) -> str:
+    # Sizes read as everywhere else (1,500), words as they are.
+    return count_text(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True, slots=True)
