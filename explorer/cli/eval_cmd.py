@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from ..engine.batch.skips import SkipRecord
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import EvalConfig, QueryFileError, QuerySpec, parse_query_lines
@@ -251,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         close_retriever(retriever)
 
     result = evaluation.result
-    skipped = [*files_plan.skipped, *evaluation.unreadable, *result.not_text]
+    skipped: list[SkipRecord] = [*files_plan.skipped, *evaluation.unreadable, *result.not_text]
     outcome = Outcome(files_plan, skipped, done=result.files, failed=len(result.failed))
     recommendation = recommend(result, args.objective, result.position(current)) if result.complete else None
     advice = advice_by_source(result, args.objective, result.position(current)) if recommendation else []
