@@ -1,5 +1,13 @@
-"""A small git repository with a history, built in a temporary folder, for the history
-queries' tests (workspace, engine, CLI and explorer).
+"""What every test shares: the Hypothesis profile, and a small git repository with a
+history, built in a temporary folder, for the history queries' tests (workspace, engine,
+CLI and explorer).
+
+**Property tests run derandomized**: the ``ci`` profile, loaded here for every run (the
+suite, CI, ``scripts/mutate``), draws the same examples on every run from a hash of each
+test, keeps no example database, and sets no time limits (a loaded machine must not fail a
+test), so whether a test passes never depends on a seed, on earlier runs or on the load.
+``pytest --hypothesis-profile explore`` draws new examples each run (failures are kept in
+``.hypothesis/``); an edge it finds becomes an explicit ``@example`` or test.
 
 ``build_history_repo(folder)`` writes six Python modules of six functions each, one
 topic per function with words of its own, then a commit per function that changes its
@@ -19,6 +27,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test its own, empty cache folder (embedding vectors, history definitions): never
+    the user's ``~/.cache``, never one an earlier test filled."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 #: (module, function, words of its body). The commit changing it says what it does in these words.
 TOPICS = [

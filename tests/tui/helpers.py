@@ -49,6 +49,53 @@ async def wait_until_idle(pilot, app: ChunkExplorerApp, timeout: float = 10.0) -
     await pilot.pause()
 
 
+async def settled(pilot) -> None:
+    """Let the screen finish what the last keys started, whatever the machine's load: the
+    messages handled, the callbacks run after the next refresh (trees follow the cursor,
+    views scroll to it), animations done. A worker or a timer is waited for by its own
+    condition (:func:`wait_for`), never by a fixed delay."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+async def wait_until_watching(pilot, folder: Path, tree, attempts: int = 15) -> None:
+    """Wait until the directory watcher reports changes in ``folder``: it starts in its own
+    time (watchfiles sets up the watch when first iterated), and a change made before that
+    is never seen. A new file is written until the explorer's ``tree`` lists one."""
+    for attempt in range(attempts):
+        probe = folder / f"watch-probe-{attempt}.txt"
+        probe.write_text("seen by the watcher\n")
+        try:
+            await wait_for(pilot, lambda path=str(probe): tree.find_node(path), timeout=2, what="the watcher")
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"the watcher reported no change in {folder} after {attempts} files")
+
+
+async def run_from_palette(pilot, words: str, expected: str | None = None) -> None:
+    """Open the command palette, type ``words`` once its field has the focus, wait until
+    its first match holds ``expected`` (default: ``words``; the search runs in its own
+    time), and run that match."""
+    from textual.command import CommandList, CommandPalette
+    from textual.widgets import Input
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette) and isinstance(app.screen.focused, Input),
+                   what="the command palette")
+    await pilot.press(*words)
+
+    def first_match() -> bool:
+        found = app.screen.query(CommandList)
+        return bool(found) and found.first().option_count > 0 and \
+            (expected or words) in str(found.first().get_option_at_index(0).prompt)
+
+    await wait_for(pilot, first_match, what=f"the palette to find {expected or words!r}")
+    await pilot.press("enter")
+
+
 def notified(messages: list) -> list[Notification]:
     """The notifications posted, among the messages a ``run_test(message_hook=...)`` saw."""
     return [message.notification for message in messages if isinstance(message, Notify)]

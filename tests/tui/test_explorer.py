@@ -333,8 +333,7 @@ async def test_opened_messages_carry_generations_and_stale_results_are_dropped(p
         # Open two files back to back: only the last one may end up shown.
         app.open_file(str(project / "router.ts"))
         app.open_file(str(project / "markup.txt"))
-        await wait_until_idle(pilot, app)
-        await pilot.pause(0.2)
+        await wait_until_idle(pilot, app)  # both loads ended; their messages are handled
         shown = app.document
         assert shown.path == str(project / "markup.txt")
         opened = [m for m in messages if isinstance(m, FileOpened)]
@@ -347,7 +346,7 @@ async def test_opened_messages_carry_generations_and_stale_results_are_dropped(p
         app.post_message(FileOpenFailed(first.path, "stale failure", first.generation))
         app.post_message(ChunksReady(first.chunking, first.generation, -1))
         app.post_message(ChunkingFailed("stale failure", first.generation, -1))
-        await pilot.pause(0.1)
+        await pilot.pause()  # the app has handled the messages posted before
         assert app.document is shown and app.problem == ""
         assert not any(isinstance(m, Notify) and "stale" in m.notification.message for m in messages)
 

@@ -44,7 +44,8 @@ async def test_the_open_file_and_sources_of_the_tree_are_never_written(project: 
         await submit(pilot, screen, str(project / "router.ts"))
         assert "source file of the explored tree" in problem(screen)
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: app.screen is not screen, what="the dialog to close")
+        await wait_until_idle(pilot, app)
     assert (source.read_bytes(), (project / "router.ts").read_bytes()) == before
 
 

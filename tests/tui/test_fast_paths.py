@@ -12,7 +12,7 @@ from explorer.tui.app_messages import FileChosen
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.footer import KeyFooter
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, settled, wait_for, wait_until_idle
 
 SIZE_PART = re.compile(r"  (\d+)/(\d+) (nws|chars|lines)")
 #: Wide enough for the AST pane to show most labels whole.
@@ -74,13 +74,13 @@ async def test_footer_rebuilds_only_when_its_keys_change(project: Path):
             return list(footer.query("FooterKey"))
 
         await pilot.press("2")
-        await pilot.pause(0.1)
+        await settled(pilot)
         shown = keys()
         assert "Size+" in [key.description for key in shown]
         assert "Anonymous nodes" not in [key.description for key in shown]
 
         await pilot.press("5")  # the chunk list adds no shown key: the same key widgets stay
-        await pilot.pause(0.1)
+        await settled(pilot)
         assert keys() == shown
 
         await pilot.press("3")  # the AST adds its key

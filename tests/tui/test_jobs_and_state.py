@@ -16,7 +16,7 @@ from explorer.engine.options import ChunkOptions
 from explorer.tui.app import ChunkExplorerApp
 from explorer.tui.app_messages import SettingChosen
 from explorer.tui.app_state import explorer_state
-from explorer.tui.jobs import LatestJob
+from explorer.tui.jobs import JobRun, LatestJob
 from explorer.tui.sweep.screen import SweepScreen
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 
@@ -48,10 +48,18 @@ class JobApp(App[None]):
         self.received.append(message)
 
 
-async def test_only_the_latest_request_answers():
+async def test_only_the_latest_request_answers(monkeypatch: pytest.MonkeyPatch):
     app = JobApp()
     release = threading.Event()
     started = threading.Event()
+    offered: list[int] = []  # the generations whose run offered a message (posted or dropped)
+    post = JobRun.post
+
+    def post_and_tell(run: JobRun, message: Message) -> None:
+        post(run, message)
+        offered.append(run.generation)
+
+    monkeypatch.setattr(JobRun, "post", post_and_tell)
 
     def slow(cancelled):
         started.set()
@@ -64,7 +72,8 @@ async def test_only_the_latest_request_answers():
         second = app.job.start(lambda cancelled: "fresh", "fast")
         await wait_for(pilot, lambda: app.received, what="the second result")
         release.set()
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: first in offered, what="the slow run's result")
+        await pilot.pause()  # anything it posted is handled
         assert [(m.value, m.generation) for m in app.received] == [("fresh", second)]
         assert not app.job.is_current(first) and app.job.is_current(second)
 

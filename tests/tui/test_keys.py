@@ -19,7 +19,7 @@ from explorer.tui.widgets.footer import KeyFooter, fit, key_width
 from explorer.tui.widgets.footer_key import FooterKey
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, run_from_palette, settled, wait_for, wait_until_idle
 
 
 def footer_keys(app) -> list[str]:
@@ -51,7 +51,7 @@ async def test_keys_of_the_explorer_do_not_reach_a_tool_screen(project: Path):
         assert "Size+" not in shown and "Teach" not in shown and "Compare" not in shown
         size = app.options.max_size
         await pilot.press("plus", "t", "c", "n")
-        await pilot.pause(0.2)
+        await settled(pilot)
         # Nothing happened underneath: the explorer's size is the same, no tool opened over the sweep.
         assert app.options.max_size == size and isinstance(app.screen, SweepScreen)
 
@@ -85,7 +85,7 @@ async def test_a_focused_field_gets_its_characters_and_the_footer_says_so(projec
         assert "Help" not in shown  # the field takes ? too (and refuses it: it holds a number)
         size, overlap = app.options.max_size, app.options.overlap_lines
         await pilot.press("plus", "greater_than_sign", "n", "t")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert isinstance(app.screen, ExploreScreen)
         assert (app.options.max_size, app.options.overlap_lines) == (size, overlap)
 
@@ -180,7 +180,8 @@ async def test_at_80_columns_one_side_pane_shows_and_nothing_runs_off_screen(pro
             region = screen.query_one(pane).region
             assert region.right <= 80 and region.bottom <= 24
         await pilot.resize_terminal(60, 20)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: screen.size == (60, 20), what="the new size laid out")
+        await pilot.pause()
         for pane in ("#main", "#left", "#source"):
             region = screen.query_one(pane).region
             assert region.right <= 60 and region.bottom <= 20, pane
@@ -192,11 +193,7 @@ async def test_the_palette_finds_files_by_name(project: Path):
     app = make_app(project)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
-        await pilot.press(*"query.py")
-        await pilot.pause(0.8)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "query.py", "deep")
         await wait_for(pilot, lambda: app.document is not None, what="the file")
         assert app.document.path == os.fspath(project / "pkg" / "deep" / "query.py")
         await wait_until_idle(pilot, app)

@@ -16,7 +16,7 @@ from explorer.tui.export.write import default_export_path
 from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, notified, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, notified, run_from_palette, wait_for, wait_until_idle
 
 
 def save_like_an_editor(path: Path, text: str) -> None:
@@ -156,8 +156,8 @@ async def test_escape_cancels_the_export(project: Path, tmp_path: Path):
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), what="the export dialog")
         await pilot.press("escape")
-        await pilot.pause(0.2)
-        assert not isinstance(app.screen, ExportScreen)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen), what="the dialog to close")
+        await wait_until_idle(pilot, app)
         assert list(start.iterdir()) == []
 
 
@@ -166,13 +166,7 @@ async def test_the_palette_exports_the_whole_tree_with_progress(project: Path, t
     messages = []
     app = make_app(project, start_dir=tmp_path)
     async with app.run_test(size=SIZE, notifications=True, message_hook=messages.append) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
-        await pilot.press(*"export: whole tree")
-        await wait_for(pilot, lambda: "export: whole tree" in str(app.screen.query("CommandList").first().get_option_at_index(0).prompt)
-                       if app.screen.query("CommandList") and app.screen.query("CommandList").first().option_count else False,
-                       what="the palette to find the command")
-        await pilot.press("enter")
+        await run_from_palette(pilot, "export: whole tree")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), what="the export dialog")
         await pilot.press("enter")
         target = tmp_path / "project.chunks.json"
@@ -217,5 +211,4 @@ async def test_help_lists_every_binding(project: Path):
             assert f"{key_text(binding.key):<22} {binding.tooltip or binding.description}" in text
         assert "ctrl+p" in text and "Command palette" in text
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert not isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), what="help to close")

@@ -25,7 +25,7 @@ from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 from explorer.workspace.sources import read_sources
 from explorer.workspace.walk import WalkOptions, plan
 
-from .helpers import SIZE, make_app, wait_for
+from .helpers import SIZE, make_app, run_from_palette, wait_for
 
 MARKS = re.compile(r"(ref|▲|▼|≈)")
 
@@ -340,11 +340,7 @@ async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(p
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "queries: which settings retrieve each query" in [name for name, _, _ in tool_commands(app)]
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
-        await pilot.press(*"queries: which")
-        await pilot.pause(0.5)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "queries: which")
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
                        what="the evaluation")
         screen: QueriesScreen = app.screen  # type: ignore[assignment]

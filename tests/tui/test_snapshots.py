@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import FIXTURES, SIZE, make_app, wait_for, wait_until_idle
+from .helpers import FIXTURES, SIZE, make_app, settled, wait_for, wait_until_idle
 
 #: A start directory that exists nowhere: only shown as text in the export dialog.
 START_DIR = "/home/user/work"
@@ -29,14 +29,14 @@ async def loaded(pilot) -> None:
         tree = app.explore.query_one(FileTree)
         await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data is not None
                        and str(tree.cursor_node.data.path) == app.initial_file, what="the tree")
-    await pilot.pause(0.1)
+    await settled(pilot)
 
 
 def test_main_screen(snap_compare):
     async def run_before(pilot):
         await loaded(pilot)
         await pilot.press("full_stop", "full_stop", "full_stop")
-        await pilot.pause(0.1)
+        await settled(pilot)
 
     assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
 
@@ -47,7 +47,7 @@ def test_scope_pane_and_overlap(snap_compare):
         await pilot.press("greater_than_sign", "greater_than_sign")
         await wait_until_idle(pilot, pilot.app)
         await pilot.press("4", "j", "j", "j")
-        await pilot.pause(0.2)
+        await settled(pilot)
 
     assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
 
@@ -56,7 +56,7 @@ def test_typescript_with_anonymous_ast_nodes(snap_compare):
     async def run_before(pilot):
         await loaded(pilot)
         await pilot.press("3", "a", "j", "j", "j", "enter")
-        await pilot.pause(0.2)
+        await settled(pilot)
 
     assert snap_compare(make_app(FIXTURES / "router.ts", start_dir=START_DIR, max_size=200), terminal_size=SIZE,
                         run_before=run_before)
@@ -70,7 +70,7 @@ def test_help_screen(snap_compare):
     async def run_before(pilot):
         await loaded(pilot)
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await settled(pilot)
 
     assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
 
@@ -79,7 +79,7 @@ def test_export_dialog(snap_compare):
     async def run_before(pilot):
         await loaded(pilot)
         await pilot.press("e")
-        await pilot.pause(0.2)
+        await settled(pilot)
 
     assert snap_compare(app_for("inventory.py"), terminal_size=SIZE, run_before=run_before)
 
@@ -96,7 +96,7 @@ def _fixed_titles(pilot) -> None:
 async def _explorer(pilot) -> None:
     await loaded(pilot)
     await pilot.press("full_stop", "full_stop")
-    await pilot.pause(0.1)
+    await settled(pilot)
 
 
 async def _teach(pilot) -> None:
@@ -107,7 +107,7 @@ async def _teach(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, TeachScreen) and pilot.app.screen.run is not None,
                    what="the trace")
     await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
-    await pilot.pause(0.2)
+    await settled(pilot)
 
 
 async def _compare(pilot) -> None:
@@ -117,7 +117,7 @@ async def _compare(pilot) -> None:
     await pilot.press("c")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, CompareScreen)
                    and pilot.app.screen.comparison is not None, what="the comparison")
-    await pilot.pause(0.2)
+    await settled(pilot)
 
 
 async def _sweep(pilot) -> None:
@@ -132,7 +132,7 @@ async def _sweep(pilot) -> None:
     await wait_for(pilot, lambda: panel.run is not None, what="the retrieval evaluation", timeout=30)
     _fixed_titles(pilot)
     pilot.app.screen.query_one("#sweep-table").focus()
-    await pilot.pause(0.2)
+    await settled(pilot)
 
 
 async def _queries(pilot) -> None:
@@ -144,7 +144,7 @@ async def _queries(pilot) -> None:
                    what="the evaluation", timeout=30)
     _fixed_titles(pilot)
     await pilot.press("down", "down")
-    await pilot.pause(0.3)
+    await settled(pilot)
 
 
 @pytest.mark.parametrize("size", SCREEN_SIZES, ids=lambda size: f"{size[0]}x{size[1]}")

@@ -148,7 +148,7 @@ async def test_play_pause_speed_and_parameter_change_restarts():
         await pilot.press("space")
         assert not screen.playing
         stopped = screen.index
-        await pilot.pause(0.2)
+        await pilot.pause(0.2)  # three steps' time at 16 steps per second: a step would show
         assert screen.index == stopped
         assert "16 steps/s" in screen.query_one("#teach-panel").border_subtitle
 
@@ -212,7 +212,7 @@ async def test_tree_moves_the_user_did_not_make_never_stop_playing():
         far = max(i for i, step in enumerate(screen.run.steps) if step.action in ("add", "open"))
         node = screen.run.steps[far].piece
         ast.post_message(AstTree.SyntaxNodeSelected(node.start, node.end))  # as a late, unfocused highlight
-        await pilot.pause(0.1)
+        await pilot.pause()  # handled
         assert screen.playing and screen.index < far
         ast.focus()
         await pilot.pause()

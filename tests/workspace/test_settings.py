@@ -79,11 +79,13 @@ def test_found_in_a_parent_up_to_the_worktree_top_only(tmp_path) -> None:
     (repo / SETTINGS_FILE).write_text("[chunk]\nmax_size = 777\n")
     assert find_settings(repo / "src" / "pkg") == str(repo / SETTINGS_FILE)
     assert load_settings(repo / "src" / "pkg").options.max_size == 777
-    # outside git only the root itself is looked at
+    # outside git, run from an unrelated folder, only the root itself is looked at (the
+    # folder the tests run from is named: it must not be the one above)
     (tmp_path / "plain" / "sub").mkdir(parents=True)
     (tmp_path / "plain" / SETTINGS_FILE).write_text("")
-    assert find_settings(tmp_path / "plain" / "sub") is None
-    assert find_settings(tmp_path / "plain") == str(tmp_path / "plain" / SETTINGS_FILE)
+    elsewhere = tmp_path / "elsewhere"
+    assert find_settings(tmp_path / "plain" / "sub", cwd=elsewhere) is None
+    assert find_settings(tmp_path / "plain", cwd=elsewhere) == str(tmp_path / "plain" / SETTINGS_FILE)
 
 
 def test_save_round_trips_and_keeps_other_tables(tmp_path) -> None:

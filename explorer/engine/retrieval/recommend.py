@@ -159,10 +159,11 @@ def _reason(result: EvalResult, r: Recommendation) -> str:
     if r.keep_current:
         text = (f"keep your current settings ({name[r.setting]}): no setting is better beyond the noise on {what} "
                 f"(best {name[r.best]} {_pct(best)}, yours {_pct(settings[r.setting].metrics[r.measure].value)})")
-        cheaper = [i for i in r.tied if settings[i].chunks < settings[r.setting].chunks]
-        if cheaper:
-            text += (f"; {name[cheaper[0]]} would do as well with {settings[r.setting].chunks - settings[cheaper[0]].chunks:,} "
-                     "fewer chunks")
+        # the one the rule would pick without current settings: the fewest chunks, then the better mean
+        cheapest = min(r.tied, key=lambda i: (settings[i].chunks, -settings[i].metrics[r.measure].value, i))
+        saved = settings[r.setting].chunks - settings[cheapest].chunks
+        if saved > 0:
+            text += f"; {name[cheapest]} would do as well with {saved:,} fewer chunks"
         return text
     if r.setting == r.best:
         text = f"{name[r.setting]} has the best {what}: {_pct(best)}"

@@ -60,15 +60,22 @@ class QueryTable(DataTable):
     def show_run(self, run: RetrievalRun) -> None:
         self.run = run
         self.clear(columns=True)
-        self.add_column("#", key="#")
-        # The target right after the number: a table wider than its pane is clipped on the
-        # right, and the target must keep its line number.
-        self.add_column("target", key="target")
         varied = run.result.varied
-        for k, setting in enumerate(run.settings):  # the ranks first: they are what the view is about
+        # The target right after the number: a table wider than its pane is clipped on the
+        # right, and the target must keep its line number. Then the ranks (what the view is
+        # about), then the query (long: the detail below shows it whole).
+        labels = [(Text("#"), "#"), (Text("target"), "target")]
+        for k, setting in enumerate(run.settings):
             header = " ".join(str(getattr(setting.options, name)) for name in varied)
-            self.add_column(Text(header, justify="right"), key=f"setting-{k}")
-        self.add_column("query", key="query")  # long: the detail below shows it whole
+            labels.append((Text(header, justify="right"), f"setting-{k}"))
+        labels.append((Text("query"), "query"))
+        # Widths given, not left to DataTable: it measures auto-width columns when idle and
+        # keeps the cells it drew before at the old widths, so on a busy machine rows drawn
+        # early stay misaligned under the header.
+        rows = [self._cells(q) for q in range(len(run.result.queries))]
+        for column, (label, key) in enumerate(labels):
+            width = max([label.cell_len, *(row[column].cell_len for row in rows)])
+            self.add_column(label, key=key, width=width)
         self._fill()
 
     def action_first_row(self) -> None:
@@ -91,6 +98,18 @@ class QueryTable(DataTable):
         row_key, _ = self.coordinate_to_cell_key(Coordinate(max(0, self.cursor_row), 0))
         return int(row_key.value) if row_key.value is not None else None
 
+    def _cells(self, q: int) -> list[Text]:
+        """The cells of query ``q``'s row."""
+        assert self.run is not None
+        query = self.run.result.queries[q]
+        more = f" +{len(query.more)}" if query.more else ""  # a commit that changed several definitions
+        cells = [Text(str(q + 1), justify="right"),
+                 Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH - len(more)) + more)]
+        cells += [rank_cell(setting.outcomes[q].rank) for setting in self.run.settings]
+        # a commit by its subject: the message's first line says what the change is
+        cells.append(Text(shown(query.subject or query.text, QUERY_WIDTH)))
+        return cells
+
     def _fill(self) -> None:
         run = self.run
         if run is None:
@@ -101,13 +120,6 @@ class QueryTable(DataTable):
         if self.by_disagreement:
             order.sort(key=lambda q: disagreement(run, q), reverse=True)
         for q in order:
-            query = run.result.queries[q]
-            more = f" +{len(query.more)}" if query.more else ""  # a commit that changed several definitions
-            cells = [Text(str(q + 1), justify="right"),
-                     Text(shown_tail(f"{query.path}:{query.line_start + 1}", TARGET_WIDTH - len(more)) + more)]
-            cells += [rank_cell(setting.outcomes[q].rank) for setting in run.settings]
-            # a commit by its subject: the message's first line says what the change is
-            cells += [Text(shown(query.subject or query.text, QUERY_WIDTH))]
-            self.add_row(*cells, key=str(q))
+            self.add_row(*self._cells(q), key=str(q))
         if keep is not None:
             self.move_cursor(row=self.get_row_index(str(keep)))

@@ -1,0 +1,96 @@
+"""Embedded regions at their edges, read off the chunks' records: attribute names and
+values in any case (as HTML reads them), notebook cells a chunk holds (never the empty
+ones it spans)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import explorer
+
+
+def regions(name: str, source: str) -> list[tuple[str, str | None, str | None]]:
+    """(label, language, note) of each embedded region, as the chunks' records give them."""
+    found = []
+    for chunk in explorer.chunk(name, source, max_size=400):
+        for region in chunk.to_dict()["context"].get("regions") or []:
+            if region["embedded"] and (region["label"], region["language"], region.get("note")) not in found:
+                found.append((region["label"], region["language"], region.get("note")))
+    return found
+
+
+SCRIPT = "\nconst total: number = 1\nfunction add(a: string): void { return }\n"
+
+
+@pytest.mark.parametrize("name", ["page.vue", "page.svelte", "page.html"])
+@pytest.mark.parametrize("tag, label, language", [
+    ('<script LANG="ts">', '<script lang="ts">', "typescript"),
+    ('<script Lang=ts>', '<script lang="ts">', "typescript"),
+    ("<script lang='TS'>", '<script lang="TS">', "typescript"),
+    ('<script setup LANG="TS">', '<script lang="TS">', "typescript"),
+    ('<script TYPE="Module">', '<script type="Module">', "javascript"),
+    ('<script type="Application/LD+JSON">', '<script type="Application/LD+JSON">', "json"),
+    ('<script>', "<script>", "javascript"),
+])
+def test_script_attributes_are_read_in_any_case(name: str, tag: str, label: str, language: str) -> None:
+    source = f"{tag}{SCRIPT}</script>\n<div></div>\n"
+    assert regions(name, source) == [(label, language, None)]
+
+
+@pytest.mark.parametrize("name", ["page.vue", "page.html"])
+def test_style_attributes_are_read_in_any_case(name: str) -> None:
+    source = '<div></div>\n<style LANG="SCSS">\n.card { .title { color: red } }\n</style>\n'
+    assert regions(name, source) == [('<style lang="SCSS">', "scss", None)]
+
+
+def test_an_unknown_language_in_capitals_is_named_as_written() -> None:
+    source = '<script LANG="Coffee">\nsquare = (x) -> x * x\n</script>\n'
+    assert regions("page.vue", source) == [('<script lang="Coffee">', None, "no grammar for 'Coffee': chunked by lines")]
+
+
+def test_a_template_script_in_capitals_is_not_code() -> None:
+    source = '<script TYPE="TEXT/X-TEMPLATE">\n<div>{{ name }}</div>\n</script>\n'
+    label, language, note = regions("page.html", source)[0]
+    assert (label, language) == ('<script type="TEXT/X-TEMPLATE">', None) and note and "chunked by lines" in note
+
+
+# -- notebook cells ----------------------------------------------------------------------------
+def notebook(cells: list[tuple[str, str]]) -> str:
+    return json.dumps({
+        "nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "cells": [{"cell_type": kind, "source": source, "metadata": {},
+                   **({"outputs": [], "execution_count": None} if kind == "code" else {})}
+                  for kind, source in cells],
+    })
+
+
+def test_a_chunk_lists_the_cells_it_holds_and_not_the_empty_ones_between() -> None:
+    source = notebook([("code", "x = 1\n"), ("code", ""), ("markdown", ""),
+                       ("code", "def f():\n    return x\n"), ("raw", ""), ("code", "y = 2")])
+    chunks = explorer.chunk("analysis.ipynb", source, max_size=400)
+    assert len(chunks) == 1
+    cells = chunks[0].to_dict()["context"]["cells"]
+    assert [(c["index"], c["kind"]) for c in cells] == [(0, "code"), (3, "code"), (5, "code")]
+    assert [(c["lineRange"], c["charRange"]) for c in cells] == [
+        ({"start": 0, "end": 0}, {"start": 0, "end": 6}),
+        ({"start": 0, "end": 1}, {"start": 0, "end": 22}),
+        ({"start": 0, "end": 0}, {"start": 0, "end": 5}),  # no line break in the source: none counted
+    ]
+
+
+def test_empty_cells_at_the_start_and_the_end_are_listed_by_no_chunk() -> None:
+    source = notebook([("markdown", ""), ("code", "import os\n"), ("code", "print(os.sep)\n"), ("code", "")])
+    chunks = explorer.chunk("analysis.ipynb", source, max_size=400)
+    listed = [c["index"] for chunk in chunks for c in chunk.to_dict()["context"]["cells"]]
+    assert listed == [1, 2]
+
+
+def test_a_blank_cell_holds_text_and_is_listed() -> None:
+    # a cell of only a line break is not empty: its byte is in the chunk
+    source = notebook([("code", "a = 1\n"), ("code", "\n"), ("code", "b = 2\n")])
+    chunks = explorer.chunk("analysis.ipynb", source, max_size=400)
+    listed = [c["index"] for chunk in chunks for c in chunk.to_dict()["context"]["cells"]]
+    assert listed == [0, 1, 2]
