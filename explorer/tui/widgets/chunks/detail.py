@@ -58,6 +58,8 @@ def describe_chunk(chunk: Chunk, max_size: int) -> list[Line]:
 class ChunkDetail(TextPane):
     """Detail of one chunk."""
 
+    BINDING_GROUP_TITLE = "Chunk text"
+
     shown: Chunk | None = None
 
     def show_chunk(self, chunk: Chunk | None, max_size: int) -> None:
