@@ -422,7 +422,7 @@ async def test_the_sweep_evaluates_with_the_query_sources_listed_as_eval_does(tm
         assert screen.retrieval.run.result.queries == []
         assert "No advice" in rendered(screen.query_one(AdviceLine).content)
         chart = rendered(screen.query_one("#retrieval-chart", Static).content)
-        assert "No queries from docs" in chart and "docs,calls,types" in chart
+        assert "No queries. docs: no function, method or class here has a doc" in chart and "Another source" in chart
 
         # A source eval does not know: refused, with the known ones named; nothing runs.
         field.value = "docs,commits"

@@ -16,19 +16,20 @@ from textual.widgets import Static
 
 from explorer.display import grid_label
 
-from ..queries.model import RetrievalRun
+from ..queries.model import RetrievalRun, no_queries
 
 ADVICE = Style(color="#87d787", bold=True)
 WARNING = Style(color="#ffd670")
 NOTE = Style(dim=True)
 
 
-def advice_text(run: RetrievalRun) -> RenderableType:
+def advice_line(run: RetrievalRun) -> RenderableType:
     """The recommendation in one line, its reason in the next, and the evaluation's warning."""
     result, recommendation = run.result, run.recommendation
     warnings = [Text(f"⚠ {warning}", style=WARNING, no_wrap=True, overflow="ellipsis") for warning in result.warnings]
     if recommendation is None:
-        return Group(Text("No advice: the evaluation found no queries to measure.", style=NOTE), *warnings)
+        return Group(Text(f"No advice. {no_queries(result)}", style=NOTE, no_wrap=True, overflow="ellipsis"),
+                     *warnings)
     chosen = result.settings[recommendation.setting]
     measure = recommendation.measure
     value = f"{recommendation.measure} {100 * chosen.metrics[measure].value:.1f}%"
@@ -56,7 +57,7 @@ class AdviceLine(Static):
     """
 
     def show_run(self, run: RetrievalRun) -> None:
-        self.update(advice_text(run))
+        self.update(advice_line(run))
 
     def show_note(self, text: str) -> None:
         self.update(Text(text, style=NOTE, no_wrap=True, overflow="ellipsis"))
