@@ -433,3 +433,17 @@ async def test_the_source_grows_with_the_terminal_and_a_maximized_pane_fills_it(
         await pilot.press("escape")
         await pilot.pause()
         assert screen.maximized is None
+
+
+def test_help_text_reflows_sentences_and_keeps_tables():
+    from explorer.tui.screens.help import paragraphs
+
+    text = """
+First sentence goes on
+onto a second line. Then a new one:
+  ┃  a mark          ✂  another
+Stats: one line.
+Next line.
+"""
+    assert paragraphs(text) == ["First sentence goes on onto a second line. Then a new one:",
+                                "  ┃  a mark          ✂  another", "Stats: one line.", "Next line."]

@@ -120,9 +120,24 @@ EVERYWHERE = [
 ]
 
 
+def paragraphs(text: str) -> list[str]:
+    """A screen's ``HELP`` as lines to wrap: a line that goes on with the next (it ends
+    without a stop, and the next is not indented) is joined to it, so the text reflows
+    at any width; an indented line (a table of marks) keeps its own line."""
+    lines: list[str] = []
+    for line in text.strip("\n").splitlines():
+        joins = (lines and line.strip() and not line.startswith(" ") and lines[-1].strip()
+                 and not lines[-1].startswith(" ") and lines[-1].rstrip()[-1] not in ".:!?")
+        if joins:
+            lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+        else:
+            lines.append(line)
+    return lines
+
+
 def help_entries(app: App, screen: Screen) -> list[HelpEntry]:
     """Everything the help shows for ``screen``, before wrapping."""
-    about = (type(screen).HELP or "").strip("\n").splitlines()
+    about = paragraphs(type(screen).HELP or "")
     entries = [HelpEntry(text) for text in [*about, ""]] if about else []
     own = list(type(screen).BINDINGS)
     if own:

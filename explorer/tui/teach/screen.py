@@ -122,6 +122,9 @@ Timeline marks (one line for the whole run; click to go there):
   ▾  a node too big was opened up into its children  +  pieces kept together
   ●  the step shown now                              ─  other steps
 Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
+Layout: z is the presentation layout (the source, the sentence and a large size gauge fill
+the screen, for a projector); t shows or hides the syntax tree (hidden from the start below
+110 columns); below 30 lines the legend is left out.
 """
 
     #: Below this many columns the syntax tree starts hidden (t shows it): the source keeps its room.
