@@ -234,6 +234,17 @@ async def test_at_80_columns_one_side_pane_shows_and_nothing_runs_off_screen(pro
         for pane in ("#left", "#source"):
             region = screen.query_one(pane).region
             assert region.right <= 80 and region.bottom <= 24
+        # Too narrow for every key: z is left out, until a pane is maximized and it restores it.
+        await pilot.press("5")
+        await pilot.pause()
+        assert "Zoom" not in footer_keys(app)
+        await pilot.press("z")
+        await wait_for(pilot, lambda: "Zoom" in footer_keys(app), what="the key that restores the layout")
+        assert screen.maximized is screen.query_one("#chunks") and "Help" in footer_keys(app)
+        await pilot.press("z")
+        await wait_for(pilot, lambda: "Zoom" not in footer_keys(app), what="the footer as before")
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
         await pilot.resize_terminal(60, 20)
         await wait_for(pilot, lambda: screen.size == (60, 20), what="the new size laid out")
         await pilot.pause()

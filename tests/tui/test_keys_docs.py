@@ -183,3 +183,17 @@ def test_the_page_reader_finds_keys_in_tables_only():
     page = ("## A\n\nSome `x` in prose.\n\n| key | what it does |\n|---|---|\n| `→`, `l` / `1` … `3` | go |\n\n"
             "| key | what |\n|---|---|\n| `recall@5` | a measure, not a key |\n")
     assert table_keys(page) == {"A": {"right", "l", "1", "2", "3"}}
+
+
+async def test_the_chunk_text_hint_names_the_keys_that_step_through_chunks(project: Path):
+    from explorer.tui.screens.explore import ExploreScreen
+    from explorer.tui.widgets.chunks.detail import ChunkDetail
+
+    keys = {b.id: b.key_display or b.key for b in ExploreScreen.BINDINGS if isinstance(b, Binding)}
+    hint = ChunkDetail.EMPTY_HINT
+    assert f"{keys['chunks.next']} is the next" in hint and f"{keys['chunks.previous']} the previous" in hint, hint
+    app = make_app(project)  # a directory: no file open, so no chunk selected
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        detail = app.explore.query_one(ChunkDetail)
+        assert detail.shown is None and detail.lines[0][0] == hint

@@ -252,6 +252,9 @@ async def test_presentation_layout_at_80_by_24():
         ast, source = screen.query_one(AstTree), screen.query_one(TraceSourceView)
         # A narrow terminal: the tree starts hidden (t shows it) and Play is in the footer.
         assert not ast.display and "Play" in footer(screen)
+        # The two keys of each way show once each (h and l share the arrows' signs).
+        shown = {key.description: key.key_display for key in screen.query_one(KeyFooter).query(FooterKey)}
+        assert shown["Step"] == "←→", shown
         await pilot.press("t")
         await pilot.pause()
         assert ast.display and ast.region.width > 0

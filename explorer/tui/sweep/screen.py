@@ -75,7 +75,8 @@ def parse_query_sources(text: str) -> tuple[str, ...]:
 
 
 #: The grid's fields: (ChunkOptions field, input id, label), the short ones first (below
-#: 120 columns they share the first row; the sizes and the query sources get the second).
+#: 120 columns they share the first row; the sizes and the query sources get the second,
+#: the sizes the wider part: five sizes of four digits fit at 80 columns).
 GRID_FIELDS = (
     ("strategy", "sweep-strategy", "strategy"),
     ("context_mode", "sweep-context", "context"),
@@ -147,7 +148,7 @@ Fields: a field takes what is typed; enter runs the sweep, escape leaves the fie
         }
         #sweep-table:focus, #sweep-details:focus { border: round $accent; border-title-color: $text; }
         #sweep-details RetrievalPanel { border: none; padding: 0 1; }
-        &.-narrow #sweep-controls { grid-size: 6; grid-columns: auto 1fr auto 1fr auto 1fr; }
+        &.-narrow #sweep-controls { grid-size: 6; grid-columns: auto 3fr auto 2fr auto 2fr; }
         &.-narrow #sweep-sizes, &.-narrow #sweep-queries { column-span: 2; }
         &.-no-details #sweep-table { max-height: 100%; }
         &.-no-details #sweep-details { display: none; }

@@ -37,6 +37,8 @@ ShownKey = tuple[str, str, str, bool, str, bool]
 #: Actions whose keys are left out for lack of room only when nothing else is left:
 #: help (every key is listed there), quit, and going back to the screen before.
 ALWAYS_SHOWN = ("help", "app.help", "quit", "app.quit", "leave")
+#: While a pane is maximized, the key that restores the layout is kept as those are.
+RESTORE = "zoom"
 
 
 def key_width(display: str, description: str, compact: bool = False) -> int:
@@ -136,6 +138,9 @@ class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
         active = screen.active_bindings
         focused = screen.focused
         keys: dict[object, ShownKey] = {}
+        #: The displays already joined into a group's key (``←→``: a compact group has no
+        #: separator to split on, and each display shows once though two keys share it).
+        joined_displays: dict[object, list[str]] = {}
         always: set[str] = set()
         for key, (_, binding, enabled, tooltip) in ordered(active, focused, screen):
             if not binding.show or eaten_by(focused, key, binding):
@@ -148,13 +153,15 @@ class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
             elif group is not None:
                 if slot in keys:
                     first = keys[slot]
-                    if display not in first[1].split(" "):
-                        joined = first[1] + ("" if group.compact else " ") + display
+                    if display not in joined_displays[slot]:
+                        joined_displays[slot].append(display)
+                        joined = ("" if group.compact else " ").join(joined_displays[slot])
                         keys[slot] = (first[0], joined, first[2], first[3] or enabled,
                                       f"{first[4]}; {tooltip}" if tooltip else first[4], False)
                 else:
+                    joined_displays[slot] = [display]
                     keys[slot] = (binding.key, display, group.description, enabled, tooltip, False)
-            if binding.action in ALWAYS_SHOWN:
+            if binding.action in ALWAYS_SHOWN or (binding.action == RESTORE and screen.maximized is not None):
                 always.add(binding.key)
         shown = list(keys.values())
         palette: list[ShownKey] = []
@@ -173,6 +180,7 @@ class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.watch(self.screen, "maximized", lambda _: self.bindings_changed(self.screen), init=False)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
