@@ -273,9 +273,10 @@ async def test_presentation_layout_at_80_by_24():
         assert source.region.height > normal and source.region.height >= 16
         assert gauge.region.height >= 2 and gauge.region.bottom <= 23 and narration.region.bottom <= gauge.region.y
         assert "Play" in footer(screen) and "Present" in footer(screen)
+        at = screen.index  # playing may have gone on a step before the pause
         await pilot.press("right", "right")
         await pilot.pause()
-        assert narration.sentence == screen.step.sentence and screen.index == 2
+        assert narration.sentence == screen.step.sentence and screen.index == at + 2
         # escape leaves the presentation first, then teach mode.
         await pilot.press("escape")
         await pilot.pause()
@@ -284,3 +285,21 @@ async def test_presentation_layout_at_80_by_24():
         assert not screen.presenting
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, TeachScreen), what="teach to close")
+
+
+async def test_teach_can_start_in_the_presentation_layout():
+    """The way another face (a served class, a launcher) starts teach on a projector:
+    ``TeachScreen(path=..., present=True)``; z or escape leaves the layout as usual."""
+    app = make_app(SAMPLE.path, max_size=500)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file to open")
+        app.push_screen(TeachScreen(path=str(SAMPLE.path), present=True))
+        await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None,
+                       what="the trace")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.presenting and not screen.query_one(AstTree).display
+        assert screen.query_one(WindowGauge).region.height >= 2
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.presenting and app.screen is screen

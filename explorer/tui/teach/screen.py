@@ -160,8 +160,10 @@ the screen, for a projector); t shows or hides the syntax tree (hidden from the 
     }
     """
 
-    def __init__(self, *, file: LoadedFile | None = None, path: str | None = None, sample: bool = False):
-        super().__init__()
+    def __init__(self, *, file: LoadedFile | None = None, path: str | None = None, sample: bool = False,
+                 present: bool = False):
+        """``present``: start in the presentation layout (as ``z`` does; ``z`` or escape leaves it)."""
+        super().__init__(classes="-present" if present else None)
         if path is None:
             if file is None:
                 raise ValueError("teach mode needs a loaded file or a path")
