@@ -85,6 +85,10 @@ GRID_FIELDS = (
 )
 
 
+#: The grid's axes in the order its settings are listed (the last one varies fastest).
+GRID_AXES = ("strategy", "context_mode", "max_size", "overlap_lines")
+
+
 class SweepScreen(Screen):
     """Settings measured over the whole directory, side by side."""
 
@@ -258,8 +262,10 @@ Fields: a field takes what is typed; enter runs the sweep, escape leaves the fie
         def read(input_id: str) -> str:
             return self.query_one(f"#{input_id}", Input).value
 
-        # Each value checked by the options' one rule, in the CLI's words (`--max-size 0` there).
-        return {name: option_values(name, read(input_id)) for name, input_id, _ in GRID_FIELDS}
+        # Each value checked by the options' one rule, in the CLI's words (`--max-size 0` there);
+        # the axes in the grid's order (sizes before overlaps), not the fields' on screen.
+        fields = {name: input_id for name, input_id, _ in GRID_FIELDS}
+        return {name: option_values(name, read(fields[name])) for name in GRID_AXES}
 
     def sources(self) -> tuple[str, ...]:
         """The query sources listed (ValueError naming the valid ones otherwise)."""
