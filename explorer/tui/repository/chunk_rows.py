@@ -18,7 +18,8 @@ from .model import ChunkRow
 
 #: The place's narrowest width before other columns give way.
 WHERE_MIN = 24
-#: The kinds column's widest: a chunk with many kinds is cut (its problems are listed below).
+#: The kinds column's widest at 80 columns (a quarter of a wider row): a chunk with more
+#: kinds is cut, its problems are listed below.
 KINDS_MAX = 24
 #: The room kept for what is wrong before the language column gives way.
 WHAT_MIN = 16
@@ -53,7 +54,8 @@ class ChunkRows(FittedRows[ChunkRow]):
             Column("where", min(WHERE_MIN, max([5, *wheres])), 90, right=False, elastic=True,
                    widest=max([5, *wheres]), most=0.4),
             Column("chunk", max([5, *(len(str(row.chunk + 1)) for row in rows)]), 40),
-            Column("kinds", min(KINDS_MAX, max([5, *(len(kinds_text(row)) for row in rows)])), 80, right=False),
+            Column("kinds", min(max(KINDS_MAX, width // 4), max([5, *(len(kinds_text(row)) for row in rows)])), 80,
+                   right=False),
             Column("language", max([8, *(len(row.file.language) for row in rows)]), 0, right=False),
             # Last: what is wrong, as long as the row allows (at least this much before others go).
             Column("what", WHAT_MIN, 50, right=False),
