@@ -37,7 +37,9 @@ def main(path: str, index_path: str) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary = run.summary
-    print(f"{summary.upserts} upserts, {summary.deletes} deletes; the index holds {len(index)} chunks")
+    upserts = f"{summary.upserts} upsert{'' if summary.upserts == 1 else 's'}"
+    deletes = f"{summary.deletes} delete{'' if summary.deletes == 1 else 's'}"
+    print(f"{upserts}, {deletes}; the index holds {len(index)} chunks")
     return 0
 
 

@@ -265,3 +265,16 @@ def source_advice_lines(varied: Sequence[str], advice: Sequence[SourceAdvice], w
     if warning:
         lines.append(f"Warning: {warning}.")
     return lines
+
+
+def options_text(options: Any) -> str:
+    """The parameters in force, as the explorer's screens and notices name them:
+    ``max 1,500 nws, overlap 0, context full, ast, fit auto`` (then the language and the
+    tokenizer, when set)."""
+    text = (f"max {options.max_size:,} {options.size_unit}, overlap {options.overlap_lines}, "
+            f"context {options.context_mode}, {options.strategy}, fit {options.fit}")
+    if options.language:
+        text += f", language {options.language}"
+    if options.tokenizer:
+        text += f", tokenizer {options.tokenizer}"
+    return text

@@ -88,6 +88,12 @@ async def repository_view(pilot) -> None:
     await pilot.pause(0.5)
 
 
+async def repository_chunks(pilot) -> None:
+    await repository_view(pilot)
+    await pilot.press("c", "j")
+    await pilot.pause(0.5)
+
+
 #: name -> (file relative to the repo, options, steps)
 SHOTS: dict[str, tuple[str, ChunkOptions, Steps]] = {
     "explorer-main": ("explorer/engine/chunker.py", ChunkOptions(max_size=800), main_screen),
@@ -98,6 +104,7 @@ SHOTS: dict[str, tuple[str, ChunkOptions, Steps]] = {
     "explorer-export": ("explorer/engine/text.py", ChunkOptions(), export_dialog),
     # The repository view over this repository's engine, at a size small enough to cost something.
     "repository-view": ("explorer/engine/chunker.py", ChunkOptions(max_size=600), repository_view),
+    "repository-chunks": ("explorer/engine/chunker.py", ChunkOptions(max_size=600), repository_chunks),
 }
 
 

@@ -89,6 +89,18 @@ async def teach_shots(out: Path) -> None:
             screen.go(find_step(screen.run, action, kind, occurrence))
             await pilot.pause(0.3)
             save(app, out, stem)
+    # The presentation layout (z) as a projector with a large font shows it: 80x24.
+    app = make_app(Path(sample.path), TEACH_OPTIONS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.document is not None)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None)
+        screen = app.screen
+        assert isinstance(screen, TeachScreen) and screen.run is not None
+        screen.go(find_step(screen.run, "add", None, 2))
+        await pilot.press("z")
+        await pilot.pause(0.3)
+        save(app, out, "teach-presentation")
 
 
 async def compare_shots(out: Path) -> None:

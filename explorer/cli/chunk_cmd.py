@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO
 
-from ..display import embedded_line
+from ..display import embedded_line, plural
 from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
 from ..terminal_text import visible
@@ -151,9 +151,10 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
     for rel, why in summary.kept:
         say(f"chunk-explorer: warning: {visible(rel)}: {visible(why)}; its previous chunks are kept")
     if not args.quiet:
-        say(f"{summary.files:,} files: {summary.chunked:,} chunked, {summary.unchanged + summary.touched:,} unchanged "
-            f"({summary.touched:,} touched), {summary.deleted_files:,} deleted; {summary.upserts:,} upserts, "
-            f"{summary.deletes:,} deletes in {summary.seconds:.2f}s")
+        say(f"{plural(summary.files, 'file')}: {summary.chunked:,} chunked, "
+            f"{summary.unchanged + summary.touched:,} unchanged ({summary.touched:,} touched), "
+            f"{summary.deleted_files:,} deleted; {plural(summary.upserts, 'upsert')}, "
+            f"{plural(summary.deletes, 'delete')} in {summary.seconds:.2f}s")
         if output_path is not None:
             say(f"Wrote {output_path}")
         say(f"Updated {args.state}")

@@ -16,30 +16,27 @@ from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
 
+from explorer.display import options_text
 from explorer.engine.options import ChunkOptions, options_in_unit
 from explorer.engine.sizing import SizeInUnit
 from explorer.terminal_text import visible
 from explorer.workspace.walk import DEFAULT_MAX_FILE_SIZE, WalkOptions
 
 from . import heap
-from .app_messages import FileChosen, OptionsChanged, SettingChosen, UnitChosen
+from .app_messages import FileChosen, OptionsChanged, QuerySourcesChosen, SettingChosen, UnitChosen
+from .app_state import DEFAULT_QUERY_SOURCES
 from .document.messages import ChunkingFailed, ChunksReady, FileOpened, FileOpenFailed
 from .document.model import Document, needs_reparse
 from .document.service import DocumentService
 from .export.messages import ExportFailed, ExportFinished, ExportProgressed
 from .export.service import ExportService
-from .palette.actions import ExplorerCommands
-from .palette.files import FileFinder
-from .palette.tools import ToolCommands
 from .processes import start_resource_tracker
 from .screens.explore import ExploreScreen
 from .screens.help import HelpScreen
 from .screenshot import save_screenshot
+from .steps import stepped_size
 from .tools import open_compare, open_queries, open_sweep, open_teach
 from .watch import FilesChangedOnDisk, watch_directory
-
-#: Step of the +/- keys per size unit.
-SIZE_STEPS = {"nws": 100, "chars": 250, "lines": 10}
 
 
 class ChunkExplorerApp(App[int]):
@@ -47,10 +44,14 @@ class ChunkExplorerApp(App[int]):
 
     TITLE = "Chunk Explorer"
     CSS_PATH = "styles/app.tcss"
-    COMMANDS = App.COMMANDS | {ExplorerCommands, ToolCommands, FileFinder}
+    # Only Textual's system commands (theme, screenshot, quit, help): each screen offers its
+    # own actions in its COMMANDS, so the palette never reaches a screen behind the one in front.
+    COMMANDS = App.COMMANDS
     SCREENS = {"explore": ExploreScreen}
     MODES = {"explore": "explore"}
     DEFAULT_MODE = "explore"
+    #: A maximized pane keeps the keys under it (escape, or z, restores the layout).
+    ALLOW_IN_MAXIMIZED_VIEW = "KeyFooter"
 
     # Only the keys that work on every screen; each screen binds its own.
     BINDINGS = [
@@ -65,6 +66,8 @@ class ChunkExplorerApp(App[int]):
     options: var[ChunkOptions] = var(ChunkOptions())
     #: Why nothing is shown (a binary file, a deleted file, ...), or "".
     problem: var[str] = var("")
+    #: The query sources of the retrieval evaluations (the sweep's, the queries view's).
+    query_sources: var[tuple[str, ...]] = var(DEFAULT_QUERY_SOURCES)
 
     def __init__(
         self,
@@ -182,7 +185,10 @@ class ChunkExplorerApp(App[int]):
     def on_setting_chosen(self, message: SettingChosen) -> None:
         self.apply_options(message.options)
         if message.save:
-            self.action_save_settings()
+            self.action_save_settings(message.label)
+
+    def on_query_sources_chosen(self, message: QuerySourcesChosen) -> None:
+        self.query_sources = message.sources
 
     def apply_options(self, options: ChunkOptions) -> None:
         """New parameters: re-chunk the open file (re-parse only for a new language or strategy)."""
@@ -254,11 +260,8 @@ class ChunkExplorerApp(App[int]):
 
     # -- actions ------------------------------------------------------------------------------
     def action_size_step(self, direction: int) -> None:
-        """Move the max size to the next multiple of the unit's step, up or down."""
-        size, step = self.options.max_size, SIZE_STEPS.get(self.options.size_unit, 100)
-        up = (size // step + 1) * step
-        down = ((size - 1) // step) * step or max(1, size // 2)
-        size = up if direction > 0 else down
+        """Move the max size to the next multiple of the unit's step, up or down (steps.py)."""
+        size = stepped_size(self.options.max_size, self.options.size_unit, direction)
         if size != self.options.max_size:
             self.set_option(max_size=size)
 
@@ -276,6 +279,9 @@ class ChunkExplorerApp(App[int]):
     def action_teach(self) -> None:
         open_teach(self)
 
+    def action_teach_sample(self, name: str) -> None:
+        open_teach(self, name)
+
     def action_compare(self) -> None:
         open_compare(self)
 
@@ -290,10 +296,12 @@ class ChunkExplorerApp(App[int]):
             self.push_screen(HelpScreen(self.screen))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        # Textual's Screenshot writes to ~/Downloads and says nothing when that is missing.
+        # Textual's Screenshot writes to ~/Downloads and says nothing when that is missing; its
+        # Keys panel lists Textual's names for keys: the explorer's help lists the screen's own.
         for command in super().get_system_commands(screen):
-            if command.title != "Screenshot":
+            if command.title not in ("Screenshot", "Keys"):
                 yield command
+        yield SystemCommand("Help", "The keys of this screen and what its marks mean (?)", self.action_help)
         yield SystemCommand("Screenshot", "Save an SVG picture of the screen (in ~/Downloads, or where the "
                             "explorer was started)", lambda: self.set_timer(0.1, self.action_save_screenshot))
 
@@ -323,7 +331,8 @@ class ChunkExplorerApp(App[int]):
     def action_toggle_anonymous(self) -> None:
         self.explore.toggle_anonymous_nodes()
 
-    def action_save_settings(self) -> None:
+    def action_save_settings(self, label: str = "") -> None:
+        """Write the parameters in force to the settings file; the notice says which and where."""
         from explorer.workspace.settings import save_settings
 
         try:
@@ -331,7 +340,9 @@ class ChunkExplorerApp(App[int]):
         except Exception as error:  # unwritable, malformed existing file: say so, keep going
             self.notify(str(error), title="Settings not saved", severity="error", markup=False)
             return
-        self.notify(f"Saved the parameters to {path}", title="Settings saved", markup=False)
+        what = f"{label}: " if label else ""
+        self.notify(f"Wrote {what}{options_text(self.options)} to {visible(path)}", title="Settings saved",
+                    markup=False, timeout=8)
 
     # -- export (export/ holds the dialogs, the workers and the notices) ----------------------------
     def action_export(self) -> None:

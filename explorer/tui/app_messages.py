@@ -47,3 +47,12 @@ class SettingChosen(Message):
     options: ChunkOptions
     #: Also write it to the settings file.
     save: bool = False
+    #: How the screen names the setting (``#4 (2,000)``), for the notice; "" for none.
+    label: str = ""
+
+
+@dataclass
+class QuerySourcesChosen(Message):
+    """The user chose the query sources of the retrieval evaluations (in the sweep)."""
+
+    sources: tuple[str, ...]

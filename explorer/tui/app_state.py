@@ -3,7 +3,7 @@
 The app owns the state (the open document, the parameters, the problem shown) and
 is the only one to change it, in message handlers. Screens read it through
 :func:`explorer_state` and ask for changes by posting the messages of
-:mod:`.app_messages` (``OptionsChanged``, ``SettingChosen``); they never call into the app.
+:mod:`.app_messages` (``OptionsChanged``, ``SettingChosen``, ``QuerySourcesChosen``); they never call into the app.
 """
 
 from __future__ import annotations
@@ -17,6 +17,13 @@ if TYPE_CHECKING:
     from explorer.workspace.walk import WalkOptions
 
     from .document.model import Document
+
+
+#: The query sources the explorer evaluates with until the user chooses others in the sweep:
+#: the code's docs, and calls and type uses for code with few docs, as ``eval --queries
+#: docs,calls,types`` (``eval``'s own default is docs alone). Names of the engine's
+#: ``QUERY_SOURCES``, written here so that starting the explorer loads no retrieval code.
+DEFAULT_QUERY_SOURCES: tuple[str, ...] = ("docs", "calls", "types")
 
 
 @runtime_checkable
@@ -42,6 +49,10 @@ class ExplorerState(Protocol):
     @property
     def problem(self) -> str:
         """Why nothing is shown, or ""."""
+
+    @property
+    def query_sources(self) -> tuple[str, ...]:
+        """The query sources the retrieval evaluations use (chosen in the sweep)."""
 
     @property
     def show_timings(self) -> bool:

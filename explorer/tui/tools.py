@@ -64,10 +64,12 @@ def open_sweep(app: App[Any]) -> None:
 
 def open_queries(app: App[Any]) -> None:
     """The queries view over the explored directory: the explorer's settings (the
-    reference) against the other strategy and double the max size."""
+    reference) against the other strategy and double the max size, with the query
+    sources chosen in the sweep."""
     from .queries.screen import QueriesScreen, default_settings
 
     if isinstance(app.screen, QueriesScreen):
         return
     state = explorer_state(app)
-    _show(app, QueriesScreen(state.root, settings=default_settings(state.options), walk=state.walk_options))
+    _show(app, QueriesScreen(state.root, settings=default_settings(state.options), walk=state.walk_options,
+                             queries=",".join(state.query_sources)))

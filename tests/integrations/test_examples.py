@@ -35,7 +35,7 @@ def test_incremental_example_follows_an_edit(tree, tmp_path, capsys) -> None:
         handle.write("\n# one more line\n")
     assert example.main(str(tree), str(index)) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1].startswith("2 upserts, 1 deletes")  # tool.py: two chunks, the last one changed
+    assert out[-1].startswith("2 upserts, 1 delete;")  # tool.py: two chunks, the last one changed
     second = json.loads(index.read_text())
     assert len(second) == len(first) and set(second) != set(first)
 

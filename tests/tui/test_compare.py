@@ -14,6 +14,7 @@ from explorer.engine.text import SourceText
 from explorer.tui.compare.model import BASELINE, MEASURES, SECOND_SET
 from explorer.tui.compare.screen import CompareScreen
 from explorer.tui.screens.explore import ExploreScreen
+from explorer.tui.steps import stepped_size
 
 from .helpers import SIZE, make_app, wait_for, wait_until_idle
 
@@ -116,13 +117,13 @@ async def test_second_set_of_parameters(project: Path):
         right = screen.second_view.document.chunks
         assert spans(right) == spans(engine_chunks(path, project, max_size=2 * MAX))
         assert "AST · max 600 nws" in screen.second_view.border_title
-        # ] raises the right side's size by a step; the left side keeps the explorer's.
+        # ] raises the right side's size by the step of + and -; the left side keeps the explorer's.
         await recomputed("right_square_bracket")
-        assert screen.second.max_size == 750
-        assert spans(screen.second_view.document.chunks) == spans(engine_chunks(path, project, max_size=750))
+        assert screen.second.max_size == 700 == stepped_size(2 * MAX, "nws", 1)
+        assert spans(screen.second_view.document.chunks) == spans(engine_chunks(path, project, max_size=700))
         assert spans(screen.first_view.document.chunks) == spans(engine_chunks(path, project, max_size=MAX))
         # The explorer's - changes the left side.
         await recomputed("minus")
         assert app.options.max_size == 200
         assert spans(screen.first_view.document.chunks) == spans(engine_chunks(path, project, max_size=200))
-        assert screen.comparison.second.options.max_size == 750
+        assert screen.comparison.second.options.max_size == 700

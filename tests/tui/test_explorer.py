@@ -15,6 +15,7 @@ from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
 from explorer.tui.widgets.files.tree import FileTree
+from explorer.tui.widgets.params.panel import ParamsPanel
 from explorer.tui.widgets.scope.tree import ScopeTree
 from explorer.tui.widgets.source.view import SourceView
 
@@ -140,15 +141,14 @@ async def test_each_parameter_changes_the_chunks(project: Path):
         assert app.document.file.parsed.fallback == "plain text"
 
 
-async def test_typing_a_max_size_is_debounced_into_one_rechunk(project: Path):
+async def test_a_typed_max_size_is_applied_once_when_the_field_is_left(project: Path):
     path = project / "inventory.py"
     messages = []
     app = make_app(path)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await open_app(app, pilot)
-        field = app.explore.query_one("#max-size", Input)
-        field.focus()
-        await pilot.press("ctrl+a", "ctrl+k", "8", "0", "0")  # home, clear to end, type 800
+        app.explore.query_one(ParamsPanel).edit("max-size")
+        await pilot.press("ctrl+a", "ctrl+k", "8", "0", "0", "tab")  # home, clear to end, type 800, leave
         await wait_for(pilot, lambda: app.document.options.max_size == 800, what="max_size 800")
         await wait_until_idle(pilot, app)
         runs = [m for m in messages if isinstance(m, ChunksReady)]

@@ -59,7 +59,7 @@ async def test_the_sweep_evaluates_history_and_draws_the_clis_tradeoff(history_r
         panel = screen.query_one(RetrievalPanel)
         sizes = screen.query_one("#sweep-sizes", Input)
         sizes.value = SIZES
-        screen.query_one("#retrieval-queries", Input).value = "history"
+        screen.query_one("#sweep-queries", Input).value = "history"
         sizes.focus()
         await pilot.press("enter")  # the sweep runs again, then the retrieval with history queries
         await wait_for(pilot, lambda: panel.run is not None and len(panel.run.settings) == 3,
@@ -115,7 +115,7 @@ async def test_a_bad_query_source_is_refused_with_the_valid_ones(history_repo: P
         await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.result is not None,
                        what="the sweep")
         screen = app.screen
-        queries = screen.query_one("#retrieval-queries", Input)
+        queries = screen.query_one("#sweep-queries", Input)
         queries.value = "docs,commits"
         queries.focus()
         await pilot.press("enter")

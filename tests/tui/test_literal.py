@@ -13,7 +13,7 @@ from explorer.tui.compare.screen import CompareScreen
 from explorer.tui.export.dialog import ExportScreen
 from explorer.tui.literal import highlighted, literal
 from explorer.tui.palette.actions import ExplorerCommands
-from explorer.tui.palette.tools import ToolCommands
+from explorer.tui.palette.samples import SampleCommands
 from explorer.tui.teach.screen import TeachScreen
 from explorer.tui.widgets.source.view import SourceView
 
@@ -90,13 +90,13 @@ async def test_palette_entries_show_sample_descriptions_literally(tmp_path: Path
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        hits = [hit async for hit in ToolCommands(app.screen).discover()]
+        hits = [hit async for hit in SampleCommands(app.screen).discover()]
         hits += [hit async for hit in ExplorerCommands(app.screen).discover()]
         rust = next(hit for hit in hits if hit.text == "teach: open sample inventory.rs")
         # What the palette draws: Content.from_markup of the prompt and of the help.
         assert "#[derive]" in Content.from_markup(rust.help).plain
         assert Content.from_markup(rust.prompt).plain == "teach: open sample inventory.rs"
-        found = [hit async for hit in ToolCommands(app.screen).search("rs")]
+        found = [hit async for hit in SampleCommands(app.screen).search("rs")]
         assert all(Content.from_markup(hit.prompt).plain == hit.text for hit in found)
 
 

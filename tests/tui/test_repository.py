@@ -9,9 +9,11 @@ import pytest
 from textual.content import Content
 
 from explorer.engine.api import chunk_parsed, parse
-from explorer.engine.measure.problems import find_problems
+from explorer.engine.measure.problems import WEIGHTS, find_problems
 from explorer.engine.options import ChunkOptions
+from explorer.tui.repository.chunk_rows import ChunkRows
 from explorer.tui.repository.files import FileRows
+from explorer.tui.repository.model import CHUNKS
 from explorer.tui.repository.problems import ProblemRows
 from explorer.tui.repository.screen import RepositoryScreen
 from explorer.tui.widgets.chunks.list import ChunkList
@@ -185,3 +187,55 @@ async def test_undecodable_files_are_left_out_and_names_are_shown_literally(proj
         # The title is shown as written: its markup escaped, the name whole.
         title = Content.from_markup(str(screen.query_one(ProblemRows).border_title)).plain
         assert title == f"Problems in {odd.name} (1)"
+
+
+async def test_the_chunk_list_ranks_chunks_across_the_repository_and_enter_opens_one(project: Path):
+    app = make_app(project, max_size=300)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_repository(app, pilot)
+        model = screen.model
+        await pilot.press("c")
+        assert model.listing == CHUNKS and screen.focused is screen.query_one(ChunkRows)
+        options = ChunkOptions(max_size=300)
+        want: dict[tuple[str, int], set[str]] = {}
+        for name in ("inventory.py", "router.ts"):
+            for problem in expected(project / name, options).problems:
+                want.setdefault((name, problem.chunk), set()).add(problem.kind)
+        rows = model.chunk_rows()
+        assert {(row.file.rel, row.chunk): {p.kind for p in row.problems} for row in rows} == want
+        scores = [row.score for row in rows]
+        assert scores == sorted(scores, reverse=True) and scores[0] > scores[-1], "worst first"
+        assert all(row.score == sum(WEIGHTS[p.kind] for p in row.problems) for row in rows)
+        listed = screen.query_one(ChunkRows)
+        assert listed.count == len(rows) and "where" in listed.header() and "kinds" in listed.header()
+
+        # Filters and sorts apply to the chunks as to the files.
+        await pilot.press("f", "f")  # dangling
+        assert model.chunk_rows() and all(any(p.kind == "dangling" for p in r.problems) for r in model.chunk_rows())
+        await pilot.press("F", "F", "l")  # every kind, python only
+        assert {r.file.language for r in model.chunk_rows()} == {"python"}
+        await pilot.press("l", "l", "s", "s", "s")  # every language; most, path, then by kind
+        assert model.sort == "kind"
+        kinds = [r.worst_kind for r in model.chunk_rows()]
+        assert kinds == sorted(kinds)
+
+        # Enter opens the file at the chunk under the cursor; n then walks the chunks' order.
+        await pilot.press("home", "j")
+        row = model.chunk_rows()[1]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.document is not None and app.document.path == row.file.path,
+                       what="the chunk's file")
+        await wait_until_idle(pilot, app)
+        await pilot.pause()
+        explore = app.explore
+        assert explore.query_one(ChunkList).cursor == row.chunk
+        walk = model.walk()
+        at = explore.walk_at
+        assert at is not None and walk[at].file is row.file and walk[at].problem.chunk == row.chunk
+        await pilot.press("n")
+        await wait_until_idle(pilot, app)
+        await pilot.pause()
+        following = walk[at + 1]
+        assert explore.walk_at == at + 1
+        assert app.document.path == following.file.path
+        assert explore.query_one(ChunkList).cursor == following.problem.chunk

@@ -18,6 +18,7 @@ from explorer.engine.retrieval.recommend import recommend
 from explorer.tui.queries.model import RetrievalRun
 from explorer.tui.queries.screen import QueriesScreen, default_settings
 from explorer.tui.queries.table import QueryTable
+from explorer.tui.sweep.advice import AdviceLine
 from explorer.tui.sweep.retrieval import RetrievalPanel
 from explorer.tui.sweep.screen import SweepScreen
 from explorer.tui.sweep.whiskers import WHISKER_METRICS
@@ -25,7 +26,7 @@ from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 from explorer.workspace.sources import read_sources
 from explorer.workspace.walk import WalkOptions, plan
 
-from .helpers import SIZE, make_app, run_from_palette, wait_for
+from .helpers import SIZE, make_app, notified, run_from_palette, wait_for
 
 MARKS = re.compile(r"(ref|▲|▼|≈)")
 
@@ -64,11 +65,12 @@ class Watched:
         monkeypatch.setattr(runner, "evaluate_directory", watched)
 
 
-def engine_result(root: Path, settings: list[ChunkOptions], reference: int):
-    """The engine's own evaluation of the same files, for comparison."""
+def engine_result(root: Path, settings: list[ChunkOptions], reference: int, queries: str = "docs,calls,types"):
+    """The engine's own evaluation of the same files, for comparison (with the query sources
+    the explorer evaluates with unless told otherwise)."""
     walk = WalkOptions()
     sources, _ = read_sources(plan([str(root)], walk, root=str(root)), walk.max_file_size)
-    return evaluate(sources, settings, reference=reference, jobs=1)
+    return evaluate(sources, settings, reference=reference, jobs=1, queries=queries)
 
 
 def rendered(renderable) -> str:
@@ -132,9 +134,13 @@ async def test_sweep_shows_retrieval_whiskers_and_marks_settings_not_separated(p
         advice = recommend(want, "top5", current=2)
         assert panel.run.recommendation is not None
         assert panel.run.recommendation.setting == advice.setting
-        assert advice.reason in " ".join(chart.split()) or advice.reason[:60] in chart
-        head = "Keep your current settings" if advice.keep_current else "Recommended for the top 5"
-        assert head in chart and "a: use and save it" in chart
+        reason = advice.reason[:1].upper() + advice.reason[1:]
+        assert reason in " ".join(chart.split()) or reason[:60] in chart
+        line = rendered(screen.query_one(AdviceLine).content)
+        chosen = want.settings[advice.setting]
+        head = (f"Advice: keep your current settings, #{chosen.index + 1}" if advice.keep_current
+                else f"Advice: use #{chosen.index + 1}")
+        assert head in line and "only 7 queries" in line, line
         assert not (project / SETTINGS_FILE).exists()
         await pilot.press("a")
         await pilot.pause()
@@ -333,14 +339,15 @@ async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: P
 
 
 async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(project: Path):
-    from explorer.tui.palette.tools import tool_commands
+    from explorer.tui.palette.screen_keys import screen_key_commands
     from explorer.tui.queries.model import disagreement, disagrees
 
     app = make_app(project, max_size=300)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "queries: which settings retrieve each query" in [name for name, _, _ in tool_commands(app)]
-        await run_from_palette(pilot, "queries: which")
+        names = [name for name, _, _ in screen_key_commands(app.screen)]
+        assert "tools: retrieval query by query: which settings find each definition" in names
+        await run_from_palette(pilot, "tools: retrieval query")
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
                        what="the evaluation")
         screen: QueriesScreen = app.screen  # type: ignore[assignment]
@@ -364,3 +371,72 @@ async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(p
         await pilot.press("home")
         assert table.cursor_row == 0
         assert sorted(ordered) == list(range(len(run.result.queries)))
+
+
+def _uses_project(root: Path) -> Path:
+    """Code with no docs, whose definitions are called and typed from other files: only the
+    calls and types sources find queries in it."""
+    root.mkdir()
+    (root / "shapes.py").write_text(
+        "class Rectangle:\n    def __init__(self, width, height):\n        self.width = width\n"
+        "        self.height = height\n\n    def area(self):\n        return self.width * self.height\n\n\n"
+        "def scale_rectangle(shape, factor):\n    return Rectangle(shape.width * factor, shape.height * factor)\n")
+    (root / "report.py").write_text(
+        "from shapes import Rectangle, scale_rectangle\n\n\n"
+        "def summarize(items: list[Rectangle]) -> str:\n    total = 0\n    for item in items:\n"
+        "        bigger = scale_rectangle(item, 2)\n        total += bigger.area()\n    return str(total)\n\n\n"
+        "def build_report(width, height):\n    first = Rectangle(width, height)\n"
+        "    return summarize([first, scale_rectangle(first, 3)])\n")
+    return root
+
+
+async def test_the_sweep_evaluates_with_the_query_sources_listed_as_eval_does(tmp_path: Path):
+    root = _uses_project(tmp_path / "code")
+    app = make_app(root, max_size=300)
+    messages: list = []
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await pilot.pause()
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.retrieval.run is not None,
+                       what="the evaluation", timeout=30)
+        screen: SweepScreen = app.screen  # type: ignore[assignment]
+        field = screen.query_one("#sweep-queries", Input)
+        assert field.value == "docs,calls,types" and app.query_sources == ("docs", "calls", "types")
+        run = screen.retrieval.run
+        settings = [s.options for s in screen.result.settings]
+        want = engine_result(root, settings, reference=0, queries="docs,calls,types")  # 300 is not in the grid
+        assert run.result.query_source == "docs,calls,types"
+        assert len(run.result.queries) == len(want.queries) > 0, "calls and types find what docs cannot"
+        assert [q.text for q in run.result.queries] == [q.text for q in want.queries]
+        line = rendered(screen.query_one(AdviceLine).content)
+        assert "Advice:" in line and f"only {len(want.queries)} queries" in line, "the same warning as eval's"
+
+        # Docs alone: the same sweep, evaluated again (not swept again), with nothing to measure.
+        swept = screen.result
+        field.value = "docs"
+        field.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.retrieval.run is not None and screen.retrieval.run is not run,
+                       what="the evaluation with docs only", timeout=30)
+        assert screen.result is swept and app.query_sources == ("docs",)
+        assert screen.retrieval.run.result.queries == []
+        assert "No advice" in rendered(screen.query_one(AdviceLine).content)
+        chart = rendered(screen.query_one("#retrieval-chart", Static).content)
+        assert "No queries. docs: no function, method or class here has a doc" in chart and "Another source" in chart
+
+        # A source eval does not know: refused, with the known ones named; nothing runs.
+        field.value = "docs,commits"
+        field.focus()
+        generation = screen.retrieval.evaluation.generation
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.retrieval.evaluation.generation == generation
+        assert any("query sources are docs, calls, types, history" in n.message for n in notified(messages))
+
+        # The queries view opened from the explorer uses the sources chosen in the sweep.
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: app.screen is app.explore, what="the explorer")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
+                       what="the queries view", timeout=30)
+        assert app.screen.run.result.query_source == "docs"  # type: ignore[attr-defined]

@@ -110,6 +110,29 @@ async def _teach(pilot) -> None:
     await settled(pilot)
 
 
+async def _teach_presentation(pilot) -> None:
+    await _teach(pilot)
+    await pilot.press("z")
+    await pilot.pause(0.2)
+
+
+async def _repository(pilot, chunks: bool = False) -> None:
+    from explorer.tui.repository.screen import RepositoryScreen
+
+    await loaded(pilot)
+    await pilot.press("R")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RepositoryScreen) and pilot.app.screen.model.complete,
+                   what="the scan", timeout=30)
+    _fixed_titles(pilot)
+    if chunks:
+        await pilot.press("c")
+    await pilot.pause(0.2)
+
+
+async def _repository_chunks(pilot) -> None:
+    await _repository(pilot, chunks=True)
+
+
 async def _compare(pilot) -> None:
     from explorer.tui.compare.screen import CompareScreen
 
@@ -148,13 +171,16 @@ async def _queries(pilot) -> None:
 
 
 @pytest.mark.parametrize("size", SCREEN_SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("screen", ["explorer", "teach", "compare", "sweep", "queries"])
+@pytest.mark.parametrize("screen", ["explorer", "teach", "teach-presentation", "compare", "sweep", "queries",
+                                    "repository", "repository-chunks"])
 def test_main_screens_fit_the_terminal(snap_compare, monkeypatch, screen: str, size: tuple[int, int]):
     from explorer.tui.queries.screen import QueriesScreen
+    from explorer.tui.repository.screen import RepositoryScreen
     from explorer.tui.sweep.screen import SweepScreen
 
-    monkeypatch.setattr(SweepScreen, "jobs", 1)  # no process pool: the same figures every run
-    monkeypatch.setattr(QueriesScreen, "jobs", 1)
-    run_before = {"explorer": _explorer, "teach": _teach, "compare": _compare, "sweep": _sweep,
-                  "queries": _queries}[screen]
+    for screen_class in (SweepScreen, QueriesScreen, RepositoryScreen):  # no process pool: the same figures
+        monkeypatch.setattr(screen_class, "jobs", 1)
+    run_before = {"explorer": _explorer, "teach": _teach, "teach-presentation": _teach_presentation,
+                  "compare": _compare, "sweep": _sweep, "queries": _queries, "repository": _repository,
+                  "repository-chunks": _repository_chunks}[screen]
     assert snap_compare(app_for("inventory.py"), terminal_size=size, run_before=run_before)

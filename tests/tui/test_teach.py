@@ -8,7 +8,7 @@ import explorer
 from explorer.engine.options import ChunkOptions
 from explorer.samples import get_sample
 from explorer.tui.document.load import load_file
-from explorer.tui.palette.tools import tool_commands
+from explorer.tui.palette.samples import sample_commands
 from explorer.tui.screens.explore import ExploreScreen
 from explorer.tui.teach.gauge import WindowGauge
 from explorer.tui.teach.model import compute_run, node_for_step
@@ -172,11 +172,11 @@ async def test_samples_open_from_the_palette_commands(tmp_path: Path):
         await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None,
                        what="the default sample")
         assert app.screen.run.file.parsed.language == "python"
-        commands = {name: callback for name, callback, _ in tool_commands(app)}
+        commands = {name: callback for name, callback, _ in sample_commands(app.screen.run_action)}
         names = [f"teach: open sample {s}" for s in ("inventory.rs", "inventory.go", "Inventory.java")]
         assert all(name in commands for name in names)
         screen = app.screen
-        commands["teach: open sample inventory.rs"]()
+        await commands["teach: open sample inventory.rs"]()
         await wait_for(pilot, lambda: screen.run is not None and screen.run.file.parsed.language == "rust",
                        what="the Rust sample")
         assert screen.query_one("#teach-source").border_title == "inventory.rs"
@@ -234,3 +234,72 @@ def test_pieces_without_a_node_are_named_for_what_they_are():
     plain = ChunkOptions(max_size=20, language="text")
     lines = [step.sentence for step in trace_parsed(parse("notes.txt", "a b c d e\n" * 30, plain), plain)]
     assert not any("`text`" in sentence for sentence in lines)
+
+
+async def test_presentation_layout_at_80_by_24():
+    from textual.widgets import Header
+
+    from explorer.tui.teach.timeline import TraceTimeline
+    from explorer.tui.widgets.footer import KeyFooter
+    from explorer.tui.widgets.footer_key import FooterKey
+
+    def footer(screen) -> list[str]:
+        return [key.description for key in screen.query_one(KeyFooter).query(FooterKey)]
+
+    app = make_app(SAMPLE.path, max_size=500)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_teach(app, pilot)
+        ast, source = screen.query_one(AstTree), screen.query_one(TraceSourceView)
+        # A narrow terminal: the tree starts hidden (t shows it) and Play is in the footer.
+        assert not ast.display and "Play" in footer(screen)
+        # The two keys of each way show once each (h and l share the arrows' signs).
+        shown = {key.description: key.key_display for key in screen.query_one(KeyFooter).query(FooterKey)}
+        assert shown["Step"] == "←→", shown
+        await pilot.press("t")
+        await pilot.pause()
+        assert ast.display and ast.region.width > 0
+        await pilot.press("t", "space")
+        await pilot.pause(0.2)
+        assert screen.playing and "Pause" in footer(screen) and "Play" not in footer(screen)
+        await pilot.press("space")
+        normal = source.region.height
+        # z: the source, the sentence and a large gauge fill the screen; the rest is hidden.
+        await pilot.press("z")
+        await pilot.pause(0.2)
+        assert screen.presenting
+        for hidden in (screen.query_one(Header), ast, screen.query_one(TraceTimeline), screen.query_one("#teach-legend")):
+            assert not hidden.display
+        narration, gauge = screen.query_one(StepNarration), screen.query_one(WindowGauge)
+        assert source.region.height > normal and source.region.height >= 16
+        assert gauge.region.height >= 2 and gauge.region.bottom <= 23 and narration.region.bottom <= gauge.region.y
+        assert "Play" in footer(screen) and "Present" in footer(screen)
+        at = screen.index  # playing may have gone on a step before the pause
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert narration.sentence == screen.step.sentence and screen.index == at + 2
+        # escape leaves the presentation first, then teach mode.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.presenting and isinstance(app.screen, TeachScreen)
+        await pilot.press("z", "z")
+        assert not screen.presenting
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, TeachScreen), what="teach to close")
+
+
+async def test_teach_can_start_in_the_presentation_layout():
+    """The way another face (a served class, a launcher) starts teach on a projector:
+    ``TeachScreen(path=..., present=True)``; z or escape leaves the layout as usual."""
+    app = make_app(SAMPLE.path, max_size=500)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file to open")
+        app.push_screen(TeachScreen(path=str(SAMPLE.path), present=True))
+        await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen.run is not None,
+                       what="the trace")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.presenting and not screen.query_one(AstTree).display
+        assert screen.query_one(WindowGauge).region.height >= 2
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.presenting and app.screen is screen

@@ -8,6 +8,7 @@ from pathlib import Path
 from textual.widgets import Input, Select
 
 from explorer.tui.widgets.chunks.list import ChunkList
+from explorer.tui.widgets.params.panel import ParamsPanel
 
 from .helpers import SIZE, make_app, wait_for, wait_until_idle
 from .test_explorer import expected_chunks, open_app, spans
@@ -29,16 +30,18 @@ async def test_the_tokens_unit_from_the_parameters(project: Path):
         assert spans(chunks) == spans(expected_chunks(path, options, project))
         assert all(c.embedded_size <= options.max_size for c in chunks)
         # The chunk list shows the embedded size next to the size.
-        row = screen.query_one(ChunkList)._row(0, 80).text
-        assert f"{chunks[0].size:>6} {chunks[0].embedded_size:>6}" in row
+        chunk_list = screen.query_one(ChunkList)
+        row = chunk_list._row(0, 80).text
+        _, _, size, embed = chunk_list.widths  # each column as wide as its widest cell
+        assert f"{chunks[0].size:>{size}} {chunks[0].embedded_size:>{embed}}" in row
 
-        field = screen.query_one("#tokenizer", Input)
-        field.focus()
+        screen.query_one(ParamsPanel).edit("tokenizer")
         await pilot.press("ctrl+a", "ctrl+k", *"o200k_base", "enter")
         await wait_for(pilot, lambda: app.document.options.tokenizer == "o200k_base", what="o200k_base")
         await wait_until_idle(pilot, app)
         assert all(c.tokenizer == "o200k_base" for c in app.document.chunks)
 
+        screen.query_one(ParamsPanel).edit("tokenizer")
         await pilot.press("ctrl+a", "ctrl+k", *"nope", "enter")
         await pilot.pause()
         assert app.document.options.tokenizer == "o200k_base"  # refused, with a message

@@ -30,13 +30,13 @@ from ..app_state import explorer_state
 from ..document.model import Document, LoadedFile
 from ..jobs import LatestJob
 from ..literal import literal
+from ..palette.screen_keys import ScreenKeyCommands
+from ..steps import stepped_size
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
 from .messages import ComparisonFailed, ComparisonReady
 from .model import BASELINE, MEASURES, SECOND_SET, Comparison, SecondSide, Side, compare, verdict
 
-#: Step of ] and [ per size unit (coarser than the explorer's + and -: see ``SIZE_STEPS`` in app.py).
-SIZE_STEPS = {"nws": 250, "chars": 500, "lines": 10}
 SPLIT_HUE = "#ff5f5f"
 SPLIT_TINT = 0.35
 BETTER = Style(color="#87d787", bold=True)
@@ -104,6 +104,7 @@ class CompareScreen(Screen):
     """One file, two chunkings."""
 
     BINDING_GROUP_TITLE = "the compare view"
+    COMMANDS = {ScreenKeyCommands}
     HELP = """
 The open file chunked two ways: left with the explorer's parameters (+ and - change its
 size), right with the line-packing baseline or a second set of parameters (b switches;
@@ -116,20 +117,25 @@ Measures (green: the better of the two):
   mid-line cuts         boundaries that fall inside a line
 """
 
+    #: Pairs of keys the footer shows as one.
+    RIGHT = Binding.Group("Right size", compact=True)
+    SPLIT = Binding.Group("Split", compact=True)
+    LEFT = Binding.Group("Left size", compact=True)
+
     BINDINGS = [
         Binding("b", "toggle_second", "Baseline/2nd set", id="compare.toggle",
                 tooltip="Compare with the line-packing baseline, or with a second set of parameters"),
-        Binding("right_square_bracket", "second_size(1)", "Right size+", key_display="]", id="compare.size_up",
-                tooltip="Increase the right side's max size (switches it to a second set)"),
-        Binding("left_square_bracket", "second_size(-1)", "Right size-", key_display="[", id="compare.size_down",
+        Binding("left_square_bracket", "second_size(-1)", "Right size-", key_display="[", id="compare.size_down", group=RIGHT,
                 tooltip="Decrease the right side's max size (switches it to a second set)"),
-        Binding("n", "next_split(1)", "Next split", id="compare.next_split",
+        Binding("right_square_bracket", "second_size(1)", "Right size+", key_display="]", id="compare.size_up", group=RIGHT,
+                tooltip="Increase the right side's max size (switches it to a second set)"),
+        Binding("n", "next_split(1)", "Next split", id="compare.next_split", group=SPLIT,
                 tooltip="Scroll to the next definition either side splits"),
-        Binding("p", "next_split(-1)", "Prev split", id="compare.previous_split",
+        Binding("p", "next_split(-1)", "Prev split", id="compare.previous_split", group=SPLIT,
                 tooltip="Scroll to the previous definition either side splits"),
-        Binding("plus,equals_sign", "app.size_step(1)", "Left size+", key_display="+", id="compare.left_size_up",
+        Binding("plus,equals_sign", "app.size_step(1)", "Left size+", key_display="+", id="compare.left_size_up", group=LEFT,
                 tooltip="Increase the left side's max size (the explorer's parameters)"),
-        Binding("minus", "app.size_step(-1)", "Left size-", key_display="-", id="compare.left_size_down",
+        Binding("minus", "app.size_step(-1)", "Left size-", key_display="-", id="compare.left_size_down", group=LEFT,
                 tooltip="Decrease the left side's max size (the explorer's parameters)"),
         Binding("escape", "leave", "Back", id="compare.leave", tooltip="Back to the screen the view was opened from"),
     ]
@@ -250,16 +256,14 @@ Measures (green: the better of the two):
         self.recompute()
 
     def action_second_size(self, direction: int) -> None:
-        """Change the right side's max size by a step; from the baseline, the first press
-        switches to a second set at twice the left side's size."""
+        """Change the right side's max size by the step of ``+`` and ``-`` (steps.py); from the
+        baseline, the first press switches to a second set at twice the left side's size."""
         first = self.first_options
-        step = SIZE_STEPS.get(first.size_unit, 250)
         if self.second.kind == BASELINE:
             size = self.second.max_size or first.max_size * 2
         else:
-            size = self.second.max_size or first.max_size
-            size = (size // step + 1) * step if direction > 0 else ((size - 1) // step) * step
-        self.second = SecondSide(SECOND_SET, max(step, size))
+            size = stepped_size(self.second.max_size or first.max_size, first.size_unit, direction)
+        self.second = SecondSide(SECOND_SET, size)
         self.recompute()
 
     def action_next_split(self, direction: int) -> None:

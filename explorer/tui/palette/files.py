@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
+from typing import Protocol, runtime_checkable
 
 from textual.command import Hit, Hits, Provider
 
@@ -16,7 +17,6 @@ from explorer.workspace.walk import WalkedFile, WalkOptions, walk
 from ..app_messages import FileChosen
 from ..app_state import ExplorerState
 from ..literal import highlighted
-from ..screens.explore import ExploreScreen
 
 #: Files listed at most (a walk of a huge tree must not keep the palette waiting).
 MAX_FILES = 50_000
@@ -39,6 +39,14 @@ def _in_order(query: str, candidate: str) -> bool:
     """Whether every character of ``query`` appears in ``candidate`` in order (cheap pre-filter)."""
     rest = iter(candidate)
     return all(character in rest for character in query)
+
+
+@runtime_checkable
+class ShowsFiles(Protocol):
+    """A screen that opens the files the finder finds (the explorer's main screen)."""
+
+    def reveal_file(self, path: str) -> None: ...
+    def focus_source(self) -> None: ...
 
 
 class FileFinder(Provider):
@@ -78,11 +86,11 @@ class FileFinder(Provider):
 
     def _opens_files(self) -> bool:
         """Files open only in the explorer's main screen (a tool screen shows its own file)."""
-        return isinstance(self.screen, ExploreScreen)
+        return isinstance(self.screen, ShowsFiles)
 
     def _open(self, path: str) -> None:
         screen = self.screen
-        if isinstance(screen, ExploreScreen):
+        if isinstance(screen, ShowsFiles):
             screen.reveal_file(path)
             screen.focus_source()
         self.app.post_message(FileChosen(path))

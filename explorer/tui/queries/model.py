@@ -74,6 +74,16 @@ class RetrievalRun:
     def settings(self) -> list[SettingEval]:
         return self.result.settings
 
+    def advise(self, current: int | None) -> Recommendation | None:
+        """The advice again for the settings in use now: ``current`` is the number of the
+        setting in use (its ``index``), None when the explorer uses none of them."""
+        position = self.result.position(current)
+        self.recommendation = recommend(self.result, "top5", position)
+        self.front = pareto(self.result, self.recommendation)
+        self.advice = advice_by_source(self.result, "top5", position) if self.recommendation is not None else []
+        self.disagreement = sources_disagree(self.result, self.advice)
+        return self.recommendation
+
     def labels(self) -> list[str]:
         """Each setting named by the fields that vary in the grid (``max_size=500 strategy=lines``)."""
         varied = self.result.varied
@@ -138,12 +148,8 @@ def evaluate_directory(
     result, prepared = evaluation.result, evaluation.prepared
     if not result.complete or prepared is None or should_stop():
         return None
-    position = result.position(current)
-    recommendation = recommend(result, "top5", position)
-    advice = advice_by_source(result, "top5", position) if recommendation is not None else []
-    warning = sources_disagree(result, advice)
-    run = RetrievalRun(root, result, recommendation, front=pareto(result, recommendation), advice=advice,
-                       disagreement=warning)
+    run = RetrievalRun(root, result)
+    run.advise(current)
     target_files = sorted({span[0] for target in prepared.targets for span in target.spans})
     for setting in result.settings:
         index = setting.index  # the setting's position in prepared.settings

@@ -29,8 +29,10 @@ from textual.widgets import DataTable, Header, ProgressBar, Static
 from explorer.engine.options import ChunkOptions, Strategy
 from explorer.workspace.walk import WalkOptions
 
+from ..app_messages import QuerySourcesChosen
 from ..app_state import explorer_state
 from ..document.model import LoadedFile
+from ..palette.screen_keys import ScreenKeyCommands
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import OverlaySourceView
 from .detail import QueryDetail
@@ -61,6 +63,7 @@ class QueriesScreen(Screen):
     jobs: int | None = None
 
     BINDING_GROUP_TITLE = "the queries view"
+    COMMANDS = {ScreenKeyCommands}
     HELP = """
 Each row is a query: a definition's doc, the code around a call or a type's use, or a
 commit's message (its subject shown); the columns give the rank of the first chunk that
@@ -73,11 +76,14 @@ Right: the target's file as the shown setting chunked it; violet ▌ marks the t
 green the top-5 chunks that hold it, red those that do not.
 """
 
+    #: ] and [ as one footer key.
+    SETTING = Binding.Group("Setting", compact=True)
+
     BINDINGS = [
-        Binding("right_square_bracket", "shown_setting(1)", "Next setting", key_display="]",
-                id="queries.next_setting", tooltip="Show the next setting's chunks and top 5"),
-        Binding("left_square_bracket", "shown_setting(-1)", "Prev setting", key_display="[",
+        Binding("left_square_bracket", "shown_setting(-1)", "Prev setting", key_display="[", group=SETTING,
                 id="queries.previous_setting", tooltip="Show the previous setting's chunks and top 5"),
+        Binding("right_square_bracket", "shown_setting(1)", "Next setting", key_display="]", group=SETTING,
+                id="queries.next_setting", tooltip="Show the next setting's chunks and top 5"),
         Binding("o", "order", "Order", id="queries.order",
                 tooltip="Order the queries as found, or those some settings find and others miss first"),
         Binding("t", "teach", "Teach", id="queries.teach",
@@ -110,11 +116,11 @@ green the top-5 chunks that hold it, red those that do not.
     """
 
     def __init__(self, root: str, *, run: RetrievalRun | None = None, settings: list[ChunkOptions] | None = None,
-                 reference: int = 0, walk: WalkOptions | None = None, queries: str = "docs"):
+                 reference: int = 0, walk: WalkOptions | None = None, queries: str | None = None):
         super().__init__()
         self.root = root
         self.run = run
-        #: The query sources evaluated (those of the run it was opened on, if any).
+        #: The query sources (comma-separated); None: those the explorer evaluates with now.
         self.queries = run.result.query_source if run is not None else queries
         self.settings = settings if settings is not None else [s.options for s in run.settings] if run else []
         self.reference = reference if run is None else run.result.reference
@@ -167,9 +173,11 @@ green the top-5 chunks that hold it, red those that do not.
         progress = self.query_one(ProgressBar)
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
-        self._status(f"Evaluating {len(self.settings)} settings over {self.root} …")
+        queries = self.queries or ",".join(explorer_state(self).query_sources)
+        self._status(f"Evaluating {len(self.settings)} settings over {self.root} with queries from "
+                     f"{queries.replace(',', ', ')} …")
         self.evaluation.evaluate(self.root, self.settings, reference=self.reference, walk=self.walk, jobs=self.jobs,
-                                 queries=self.queries)
+                                 queries=queries)
 
     @on(RetrievalProgressed)
     def _progressed(self, message: RetrievalProgressed) -> None:
@@ -187,7 +195,7 @@ green the top-5 chunks that hold it, red those that do not.
         if self.evaluation.is_current(message.generation):
             self.query_one(ProgressBar).add_class("-idle")
             self._status(f"The evaluation failed: {message.reason}")
-            self.notify(message.reason, title="Retrieval evaluation failed", severity="error")
+            self.notify(message.reason, title="Retrieval evaluation failed", severity="error", markup=False)
 
     def _status(self, text: str) -> None:
         self.query_one("#queries-status", Static).update(Text(text, style=LABEL))
@@ -199,8 +207,8 @@ green the top-5 chunks that hold it, red those that do not.
         self.query_one(ProgressBar).add_class("-idle")
         result = run.result
         warning = f" · {result.warnings[0]}" if result.warnings else ""
-        self._status(f"{len(result.queries):,} queries from {result.query_source} over {result.files:,} files, BM25, "
-                     f"{len(result.settings)} settings{warning}")
+        self._status(f"{len(result.queries):,} queries from {result.query_source.replace(',', ', ')} over "
+                     f"{result.files:,} files, BM25, {len(result.settings)} settings{warning}")
         self.table.show_run(run)
         if not result.queries:
             self.source_view.show_message(no_queries(result))
@@ -258,7 +266,8 @@ green the top-5 chunks that hold it, red those that do not.
 
     def action_pick_settings(self) -> None:
         base = self.settings[self.reference] if self.settings else explorer_state(self).options
-        self.app.push_screen(SettingsPicker(base, self.settings, self.queries), self._settings_picked)
+        queries = self.queries or ",".join(explorer_state(self).query_sources)
+        self.app.push_screen(SettingsPicker(base, self.settings, queries), self._settings_picked)
 
     def _settings_picked(self, picked: Comparison | None) -> None:
         if picked is None or (picked.settings == self.settings and picked.queries == self.queries):
@@ -266,6 +275,8 @@ green the top-5 chunks that hold it, red those that do not.
         if picked.settings != self.settings:
             self.settings, self.reference = picked.settings, 0
         self.queries = picked.queries
+        # The sources chosen here are the explorer's from now on (the sweep's field shows them).
+        self.post_message(QuerySourcesChosen(tuple(picked.queries.split(","))))
         self.action_rerun()
 
     def action_leave(self) -> None:

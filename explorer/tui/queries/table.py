@@ -43,6 +43,8 @@ class QueryTable(DataTable):
 
     BINDING_GROUP_TITLE = "Query list"
     BINDINGS = [
+        Binding("down,j", "cursor_down", "Down", show=False, id="queries.down", tooltip="Move to the next query"),
+        Binding("up,k", "cursor_up", "Up", show=False, id="queries.up", tooltip="Move to the previous query"),
         Binding("home,g", "first_row", "First query", show=False, id="queries.first",
                 tooltip="Go to the first query"),
         Binding("end,G", "last_row", "Last query", show=False, id="queries.last", tooltip="Go to the last query"),

@@ -1,28 +1,32 @@
-"""The repository view's file list: one row per file, its weighted score and its problems per kind."""
+"""The repository view's file list: one row per file, its weighted score, its path and its problems per kind.
+
+Columns are named as the kinds are (``dangling``, ``too-big``, ...) and as wide as what
+they hold; the path comes right after the score and takes the room left, cut at its
+start when it must be. On a narrow terminal the language goes first, then the kinds
+no file has, then the least weighty kinds (the kind shown with ``f`` always stays).
+"""
 
 from __future__ import annotations
 
-from rich.text import Text
+from rich.style import Style
 
-from explorer.engine.measure.problems import PROBLEM_KINDS
+from explorer.engine.measure.problems import PROBLEM_KINDS, WEIGHTS
 from explorer.terminal_text import visible
 
-from ..widgets.rows import RowList
-from .model import RepositoryModel, ScannedFile
+from .columns import Column, cell, fitted, tail
+from .fitted import FittedRows
+from .model import ScannedFile
 
-#: Column headers of the kinds (the kind names are longer than their counts).
-KIND_HEADERS = {
-    "split": "split", "dangling": "opener", "closer": "closer", "forced": "forced",
-    "too-big": "big", "embedded": "embed", "tiny": "tiny",
-}
-CELL = 7  # width of a count column
-LANGUAGE = 11
+#: The path's narrowest width before other columns give way.
+PATH_MIN = 24
 
 
-class FileRows(RowList):
+class FileRows(FittedRows[ScannedFile]):
     """Files with problems, in the model's order (worst first unless sorted otherwise)."""
 
-    COMPONENT_CLASSES = RowList.COMPONENT_CLASSES | {"file-rows--count", "file-rows--chosen", "file-rows--muted"}
+    BINDING_GROUP_TITLE = "File list"
+
+    COMPONENT_CLASSES = FittedRows.COMPONENT_CLASSES | {"file-rows--count", "file-rows--chosen", "file-rows--muted"}
 
     DEFAULT_CSS = """
     FileRows {
@@ -32,31 +36,31 @@ class FileRows(RowList):
     }
     """
 
-    def __init__(self, model: RepositoryModel, *, id: str | None = None):
-        super().__init__(id=id)
-        self.model = model
-        self.empty_message = "scanning…"
+    def items(self) -> list[ScannedFile]:
+        return self.model.rows()
 
-    @property
-    def current(self) -> ScannedFile | None:
-        rows = self.model.rows()
-        return rows[self.cursor] if 0 <= self.cursor < len(rows) else None
-
-    def header(self) -> str:
-        kinds = "".join(f"{KIND_HEADERS[k]:>{CELL}}" for k in PROBLEM_KINDS)
-        return f"{'score':>6}{kinds}  {'language':<{LANGUAGE}}path"
-
-    def row(self, index: int) -> Text:
-        file = self.model.rows()[index]
-        style = self.get_component_rich_style
-        counts = file.counts
-        text = Text()
-        text.append(f"{self.model.score(file):>6}")
+    def fit(self, rows: list[ScannedFile], width: int) -> list[tuple[Column, int]]:
+        totals = self.model.totals()
+        columns = [Column("score", max([5, *(len(f"{self.model.score(f):,}") for f in rows)]), 100)]
+        paths = [len(visible(f.rel)) for f in rows]
+        columns.append(Column("path", min(PATH_MIN, max([4, *paths])), 90, right=False, elastic=True,
+                              widest=max([4, *paths])))
         for kind in PROBLEM_KINDS:
-            count = counts[kind]
-            component = "file-rows--chosen" if kind == self.model.kind else "file-rows--count"
-            text.append(f"{count if count else '·':>{CELL}}",
-                        style(component if count else "file-rows--muted", partial=True))
-        text.append(f"  {file.language[:LANGUAGE - 1]:<{LANGUAGE}}", style("file-rows--muted", partial=True))
-        text.append(visible(file.rel))  # a name is data: one line, never markup
-        return text
+            keep = 80 if kind == self.model.kind else (10 + WEIGHTS[kind] if totals[kind] else 1)
+            widest = max([0, *(len(f"{f.counts[kind]:,}") for f in rows)])
+            columns.append(Column(kind, max(len(kind), widest), keep))
+        columns.append(Column("language", max([8, *(len(f.language) for f in rows)]), 0, right=False))
+        return fitted(columns, max(1, width))
+
+    def cell_of(self, item: ScannedFile, column: Column, width: int) -> tuple[str, Style | None]:
+        style = self.get_component_rich_style
+        if column.name == "score":
+            return cell(f"{self.model.score(item):,}", width, True), None
+        if column.name == "path":
+            return tail(visible(item.rel), width), None  # a name is data: one line, never markup
+        if column.name == "language":
+            return cell(item.language, width, False), style("file-rows--muted", partial=True)
+        count = item.counts[column.name]
+        component = "file-rows--chosen" if column.name == self.model.kind else "file-rows--count"
+        return cell(f"{count:,}" if count else "·", width, True), style(component if count else "file-rows--muted",
+                                                                        partial=True)

@@ -1,8 +1,10 @@
-"""What the repository view lists: every scanned file with its problems, filtered and sorted.
+"""What the repository view lists: every scanned file with its problems, or every chunk that has
+one across the repository, filtered and sorted.
 
 Pure data, no Textual: the scan worker adds files as they finish, the screen asks for
-the rows to show and the problems to walk. Filters and the sort order apply to both,
-so ``n``/``p`` in the explorer walk the problems in the order the view lists them.
+the rows to show and the problems to walk. Filters and the sort order apply to both
+lists, and ``n``/``p`` in the explorer walk the problems in the order of the list the
+view showed last (files, or chunks).
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from explorer.engine.measure.problems import PROBLEM_KINDS, WEIGHTS, FileProblem
 from explorer.engine.options import ChunkOptions
 
 #: Sort orders, in the order the sort key cycles through them.
-SORTS = ("worst", "most", "path")
-SORT_LABELS = {"worst": "worst first (weighted)", "most": "most problems first", "path": "by path"}
+SORTS = ("worst", "most", "path", "kind")
+SORT_LABELS = {"worst": "worst first (weighted)", "most": "most problems first", "path": "by path",
+               "kind": "by kind (the worst kind first)"}
+#: What the view lists: files, or chunks.
+FILES, CHUNKS = "files", "chunks"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,34 @@ class ScannedFile:
 
 
 @dataclass(frozen=True, slots=True)
+class ChunkRow:
+    """A chunk with problems: its file, its number in the file, its problems (in source order)."""
+
+    file: ScannedFile
+    chunk: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def score(self) -> int:
+        return sum(WEIGHTS[p.kind] for p in self.problems)
+
+    @property
+    def worst_kind(self) -> int:
+        """The position in PROBLEM_KINDS of its worst problem's kind."""
+        return min(PROBLEM_KINDS.index(p.kind) for p in self.problems)
+
+    @property
+    def line(self) -> int:
+        """The 0-based line of its first problem."""
+        return self.problems[0].line
+
+    @property
+    def worst(self) -> Problem:
+        """Its problem of the worst kind (the first of them in the source)."""
+        return min(self.problems, key=lambda p: PROBLEM_KINDS.index(p.kind))
+
+
+@dataclass(frozen=True, slots=True)
 class WalkStop:
     """One problem of the walk: the file it is in and the problem."""
 
@@ -58,8 +91,11 @@ class RepositoryModel:
     language: str | None = None  # None: every language
     kind: str | None = None  # None: every kind
     sort: str = "worst"
+    #: The list shown: FILES or CHUNKS.
+    listing: str = FILES
     complete: bool = False
     _rows: list[ScannedFile] | None = None
+    _chunk_rows: list[ChunkRow] | None = None
     _walk: list[WalkStop] | None = None
 
     # -- filling ---------------------------------------------------------------------------
@@ -69,7 +105,7 @@ class RepositoryModel:
         self._changed()
 
     def _changed(self) -> None:
-        self._rows = self._walk = None
+        self._rows = self._chunk_rows = self._walk = None
 
     # -- choosing what to show --------------------------------------------------------------
     @property
@@ -88,6 +124,10 @@ class RepositoryModel:
     def cycle_sort(self, step: int = 1) -> None:
         self.sort = _cycle(list(SORTS), self.sort, step)
         self._changed()
+
+    def toggle_listing(self) -> None:
+        self.listing = CHUNKS if self.listing == FILES else FILES
+        self._walk = None
 
     def problems(self, file: ScannedFile) -> list[Problem]:
         """The file's problems that pass the kind filter, in source order."""
@@ -113,15 +153,48 @@ class RepositoryModel:
                 shown.sort(key=lambda f: (-self.score(f), -f.score, f.rel))
             elif self.sort == "most":
                 shown.sort(key=lambda f: (-self.count(f), -len(f.found.problems), f.rel))
+            elif self.sort == "kind":
+                shown.sort(key=lambda f: (min((PROBLEM_KINDS.index(k) for k, n in f.counts.items() if n),
+                                              default=len(PROBLEM_KINDS)), -self.score(f), f.rel))
             else:
                 shown.sort(key=lambda f: f.rel)
             self._rows = shown
         return self._rows
 
+    def chunk_rows(self) -> list[ChunkRow]:
+        """Every chunk with a problem of the kind, in files of the language, sorted: worst first
+        (weighted over its problems), most problems first, by path, or by its worst kind."""
+        if self._chunk_rows is None:
+            rows: list[ChunkRow] = []
+            for file in self.files:
+                if self.language is not None and file.language != self.language:
+                    continue
+                by_chunk: dict[int, list[Problem]] = {}
+                for problem in file.found.problems:
+                    by_chunk.setdefault(problem.chunk, []).append(problem)
+                for chunk, problems in by_chunk.items():
+                    if self.kind is None or any(p.kind == self.kind for p in problems):
+                        rows.append(ChunkRow(file, chunk, tuple(problems)))
+            if self.sort == "worst":
+                rows.sort(key=lambda r: (-r.score, r.file.rel, r.chunk))
+            elif self.sort == "most":
+                rows.sort(key=lambda r: (-len(r.problems), -r.score, r.file.rel, r.chunk))
+            elif self.sort == "kind":
+                rows.sort(key=lambda r: (r.worst_kind, -r.score, r.file.rel, r.chunk))
+            else:
+                rows.sort(key=lambda r: (r.file.rel, r.chunk))
+            self._chunk_rows = rows
+        return self._chunk_rows
+
     def walk(self) -> list[WalkStop]:
-        """Every problem shown, file by file in the view's order, each file's in source order."""
+        """Every problem shown, in the order of the list shown: file by file (each file's in
+        source order), or chunk by chunk."""
         if self._walk is None:
-            self._walk = [WalkStop(f, p) for f in self.rows() for p in self.problems(f)]
+            if self.listing == CHUNKS:
+                self._walk = [WalkStop(row.file, p) for row in self.chunk_rows() for p in row.problems
+                              if self.kind is None or p.kind == self.kind]
+            else:
+                self._walk = [WalkStop(f, p) for f in self.rows() for p in self.problems(f)]
         return self._walk
 
     def totals(self) -> dict[str, int]:
@@ -136,7 +209,7 @@ class RepositoryModel:
     def describe_filters(self) -> str:
         language = self.language or "every language"
         kind = self.kind or "every kind"
-        return f"{language} · {kind} · {SORT_LABELS[self.sort]}"
+        return f"{self.listing} · {language} · {kind} · {SORT_LABELS[self.sort]}"
 
 
 Value = TypeVar("Value")

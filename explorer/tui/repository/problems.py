@@ -13,7 +13,9 @@ KIND_WIDTH = 10
 
 
 class ProblemRows(RowList):
-    """One row per problem: line, kind, what is wrong and the source line it is on."""
+    """One row per problem: line, chunk, kind, what is wrong and the source line it is on."""
+
+    BINDING_GROUP_TITLE = "Problem list"
 
     COMPONENT_CLASSES = RowList.COMPONENT_CLASSES | {"problem-rows--kind", "problem-rows--excerpt"}
 

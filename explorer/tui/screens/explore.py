@@ -25,6 +25,10 @@ from ..app_messages import FileChosen
 from ..app_state import ExplorerState, explorer_state
 from ..document.model import Document
 from ..literal import literal
+from ..palette.actions import ExplorerCommands
+from ..palette.files import FileFinder
+from ..palette.samples import SampleCommands
+from ..palette.screen_keys import ScreenKeyCommands
 from ..repository.model import RepositoryModel, WalkStop
 from ..repository.screen import RepositoryClosed, RepositoryScreen
 from ..widgets.ast.tree import AstTree
@@ -66,6 +70,7 @@ class ExploreScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]
 
     BINDING_GROUP_TITLE = "the explorer"
+    COMMANDS = {ScreenKeyCommands, ExplorerCommands, SampleCommands, FileFinder}
     HELP = """
 Each chunk has its own background; the gutter shows line numbers, chunk numbers at the
 first line of each chunk, ┆ on overlap lines (repeated at the head of the next chunk) and
@@ -73,44 +78,54 @@ first line of each chunk, ┆ on overlap lines (repeated at the head of the next
 the AST pane shows 1-based line:column too (columns count characters).
 Stats: over = chunks above the max size; tiny = chunks under 50 non-whitespace characters.
 Moving in any pane moves the others to the same place. The command palette (ctrl+p)
-offers every action as "group: action", and finds files by name.
+offers every action of this screen as "group: action", and finds files by name.
+Fields: the Parameters pane (6) is one pane; ↑↓ choose a field, ←→ change it, enter
+edits it; while a field is edited it takes the typed characters, and enter or escape
+applies the value and leaves it.
 Layout: [ and ] show or hide the side panes (below 110 columns one shows at a time);
-z maximizes the focused pane (z again restores it).
+z maximizes the focused pane (z or escape restores it).
 """
 
-    # The order is the footer's: when the keys do not fit, the last ones are left out first.
+    #: Pairs of keys the footer shows as one ("+- Size").
+    SIZE = Binding.Group("Size", compact=True)
+    OVERLAP = Binding.Group("Overlap", compact=True)
+
+    # The order is the footer's: when the keys do not fit, the last ones are left out first,
+    # so the keys a newcomer needs most come first.
     BINDINGS = [
-        Binding("plus,equals_sign", "app.size_step(1)", "Size+", key_display="+", id="params.size_up",
-                tooltip="Increase the max chunk size by one step"),
-        Binding("minus", "app.size_step(-1)", "Size-", key_display="-", id="params.size_down",
-                tooltip="Decrease the max chunk size by one step"),
+        Binding("slash", "find_file", "Find", key_display="/", id="files.find",
+                tooltip="Type to filter the files by name (fuzzy); enter opens the highlighted one"),
+        Binding("R", "repository", "Repository", id="tools.repository",
+                tooltip="Every file and chunk with its chunking problems, worst first"),
+        Binding("n", "step_problem(1)", "Problem", id="problems.next",
+                tooltip="The next chunking problem: across files once the repository view has scanned them"),
+        Binding("p", "step_problem(-1)", "Prev problem", id="problems.previous", show=False,
+                tooltip="The previous chunking problem"),
         Binding("t", "app.teach", "Teach", id="tools.teach",
                 tooltip="Step through how the open file (or a sample) is chunked"),
         Binding("c", "app.compare", "Compare", id="tools.compare",
                 tooltip="The open file chunked two ways, side by side"),
-        Binding("z", "zoom", "Zoom", id="layout.zoom", tooltip="Maximize the focused pane, or restore the layout"),
-        Binding("n", "step_problem(1)", "Next problem", id="problems.next",
-                tooltip="The next chunking problem: across files once the repository view has scanned them"),
-        Binding("p", "step_problem(-1)", "Prev problem", id="problems.previous", show=False,
-                tooltip="The previous chunking problem"),
-        Binding("slash", "find_file", "Find", key_display="/", id="files.find",
-                tooltip="Type to filter the files by name (fuzzy); enter opens the highlighted one"),
-        Binding("R", "repository", "Repository", id="tools.repository",
-                tooltip="Every file with its chunking problems, worst first"),
         Binding("full_stop", "app.next_chunk", "Next", key_display=".", id="chunks.next",
                 tooltip="Select the next chunk"),
         Binding("comma", "app.previous_chunk", "Prev", key_display=",", id="chunks.previous", show=False,
                 tooltip="Select the previous chunk"),
+        Binding("z", "zoom", "Zoom", id="layout.zoom", tooltip="Maximize the focused pane, or restore the layout"),
+        Binding("plus,equals_sign", "app.size_step(1)", "Size+", key_display="+", id="params.size_up", group=SIZE,
+                tooltip="Increase the max chunk size by one step"),
+        Binding("minus", "app.size_step(-1)", "Size-", key_display="-", id="params.size_down", group=SIZE,
+                tooltip="Decrease the max chunk size by one step"),
+        Binding("r", "app.queries", "Queries", id="tools.queries",
+                tooltip="Retrieval query by query: which settings find each definition"),
+        Binding("S", "app.sweep", "Sweep", id="tools.sweep",
+                tooltip="Measure a grid of settings over the whole directory, retrieval included"),
         Binding("left_square_bracket", "toggle_side('left')", "Left", key_display="[", id="layout.left",
                 tooltip="Show or hide the left panes (files, AST, scope)"),
         Binding("right_square_bracket", "toggle_side('right')", "Right", key_display="]", id="layout.right",
                 tooltip="Show or hide the right panes (parameters, stats, chunks)"),
-        Binding("r", "app.queries", "Queries", id="tools.queries",
-                tooltip="Retrieval query by query: which settings find each definition from its doc"),
-        Binding("greater_than_sign", "app.overlap_step(1)", "Overlap+", key_display=">", id="params.overlap_up",
-                tooltip="Repeat one more line of the previous chunk at the head of each chunk"),
         Binding("less_than_sign", "app.overlap_step(-1)", "Overlap-", key_display="<", id="params.overlap_down",
-                tooltip="Repeat one line fewer"),
+                group=OVERLAP, tooltip="Repeat one line fewer"),
+        Binding("greater_than_sign", "app.overlap_step(1)", "Overlap+", key_display=">", id="params.overlap_up",
+                group=OVERLAP, tooltip="Repeat one more line of the previous chunk at the head of each chunk"),
         Binding("e", "app.export", "Export", id="export.file", tooltip="Export the open file's chunks as JSON"),
         Binding("o", "app.open_anyway", "Open anyway", show=False, id="file.open_anyway",
                 tooltip="Open the file refused for its size anyway"),
@@ -121,7 +136,7 @@ z maximizes the focused pane (z again restores it).
         Binding("5", "focus_pane('chunks')", "Chunks", show=False, id="focus.chunks",
                 tooltip="Focus the chunk list"),
         Binding("6", "focus_pane('params')", "Parameters", show=False, id="focus.params",
-                tooltip="Focus the parameters (a focused field takes the typed characters)"),
+                tooltip="Focus the parameters (arrows choose and change a field, enter edits it)"),
         Binding("7", "focus_pane('detail')", "Chunk", show=False, id="focus.detail",
                 tooltip="Focus the selected chunk's text"),
     ]
@@ -381,7 +396,7 @@ z maximizes the focused pane (z again restores it).
         if self.maximized is not None:
             self.minimize()
         finding = self.query_one(FilesPane).finding
-        target = {"params": "#max-size", "files": "#files-filter" if finding else "#files-tree"}.get(pane, f"#{pane}")
+        target = {"files": "#files-filter" if finding else "#files-tree"}.get(pane, f"#{pane}")
         self.query_one(target).focus()
 
     # -- layout -------------------------------------------------------------------------------

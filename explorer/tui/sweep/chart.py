@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +17,19 @@ from explorer.engine.measure.sweep import SettingResult, SweepResult
 TABLE_COLUMNS = ("#", "setting", *(column.header for column in SWEEP_COLUMNS))
 
 BAR_WIDTH = 12
+#: The narrowest bar drawn: below it the chart is cut on the right, not wrapped.
+MIN_BAR = 3
+
+
+class FitsWidth:
+    """A renderable built for the width it is drawn at (a chart whose bars shrink to fit,
+    instead of wrapping its rows), again at every width."""
+
+    def __init__(self, build: Callable[[int], RenderableType]):
+        self.build = build
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[RenderableType]:
+        yield self.build(options.max_width)
 
 
 def table_cells(setting: SettingResult, marker: str = "", varied: Sequence[str] = ()) -> list[Text]:
@@ -35,22 +48,33 @@ CHART_MEASURES: tuple[tuple[str, Callable[[SettingResult], float], Callable[[flo
 )
 
 
-def sweep_chart(result: SweepResult) -> Group:
-    """One row per setting, one bar per measure. Counts are scaled to their largest
-    value; the percentages share one scale of at least 0-10%, so small ones stay small."""
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    table.add_column("setting", justify="right")
-    for title, _, _, _ in CHART_MEASURES:
-        table.add_column(title)
+def sweep_chart(result: SweepResult) -> FitsWidth:
+    """One row per setting, one bar per measure, as wide as the pane allows. Counts are
+    scaled to their largest value; the percentages share one scale of at least 0-10%, so
+    small ones stay small."""
+    return FitsWidth(lambda width: _chart(result, width))
+
+
+def _chart(result: SweepResult, width: int) -> Group:
     peaks = [max((get(s) for s in result.settings), default=0) for _, get, _, _ in CHART_MEASURES]
     percent_scale = max(10.0, *peaks[2:])
     peaks[2:] = [percent_scale] * (len(peaks) - 2)
-    for setting in result.settings:
-        cells = [Text(grid_label(setting.options, result.varied))]
-        for (_, get, shown, colour), peak in zip(CHART_MEASURES, peaks):
-            value = get(setting)
-            cell = Text(bar(value, peak, BAR_WIDTH), style=Style(color=colour))
-            cell.append(f" {shown(value)}")
+    labels = [grid_label(setting.options, result.varied) for setting in result.settings]
+    values = [[shown(get(setting)) for _, get, shown, _ in CHART_MEASURES] for setting in result.settings]
+    # Room for the bars: the width less the labels, the values and the gaps between columns.
+    label_width = max([len("setting"), *map(len, labels)])
+    value_widths = [max([0, *(len(row[k]) for row in values)]) + 1 for k in range(len(CHART_MEASURES))]
+    fixed = label_width + sum(value_widths) + 2 * len(CHART_MEASURES)
+    bar_width = max(MIN_BAR, min(BAR_WIDTH, (width - fixed) // len(CHART_MEASURES)))
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("setting", justify="right", no_wrap=True)
+    for title, _, _, _ in CHART_MEASURES:
+        table.add_column(title, no_wrap=True, overflow="crop")
+    for setting, label, row in zip(result.settings, labels, values):
+        cells = [Text(label)]
+        for (_, get, _, colour), peak, value in zip(CHART_MEASURES, peaks, row):
+            cell = Text(bar(get(setting), peak, bar_width), style=Style(color=colour))
+            cell.append(f" {value}")
             cells.append(cell)
         table.add_row(*cells)
     note = Text(f"chunks and index size: scaled to the largest; the percentages: on 0-{percent_scale:.0f}%",

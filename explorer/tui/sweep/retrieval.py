@@ -1,9 +1,12 @@
-"""The sweep's retrieval panel: the settings evaluated on the directory's own docs, as whiskers.
+"""The sweep's retrieval panel: the settings evaluated with queries from the directory's own
+code (the sources chosen in the sweep), as whiskers.
 
 The sweep screen hands it the settings once they are measured; the panel runs the
 evaluation in its own worker (cancelled by a newer run or when the screen goes),
-shows progress, then the whisker chart (:mod:`.whiskers`). ``run`` is the last
-finished evaluation (the queries view opens on it).
+shows progress, then the whisker chart (:mod:`.whiskers`) with the reason for the
+advice and its evidence, the trade-off against cost and each source's advice
+(:mod:`.tradeoff`). ``run`` is the last finished evaluation (the queries view
+opens on it). Its messages go on to the screen, which shows the advice line.
 """
 
 from __future__ import annotations
@@ -15,11 +18,10 @@ from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Label, ProgressBar, Static
+from textual.containers import Vertical
+from textual.widgets import ProgressBar, Static
 
 from explorer.engine.options import ChunkOptions
-from explorer.engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
 from explorer.workspace.walk import WalkOptions
 
 from ..queries.messages import RetrievalEvaluated, RetrievalFailed, RetrievalProgressed
@@ -44,13 +46,9 @@ def retrieval_view(run: RetrievalRun) -> RenderableType:
     return Group(*parts)
 
 
-#: The query sources the panel starts with.
-DEFAULT_QUERIES = "docs"
-
-
 class RetrievalPanel(Vertical):
-    """Recall@5, recall@budget, MRR@10 and nDCG@10 per setting, with intervals; its
-    ``queries`` field says what retrieval is asked (enter evaluates the same settings again)."""
+    """Recall@5, recall@budget, IoU@5 and MRR@10 per setting, with intervals, the trade-off
+    and each source's advice (the sweep's ``queries`` field says what retrieval is asked)."""
 
     DEFAULT_CSS = """
     RetrievalPanel {
@@ -59,9 +57,6 @@ class RetrievalPanel(Vertical):
         border: round $panel-lighten-2;
         border-title-color: $text-muted;
         border-title-style: bold;
-        #retrieval-sources { height: 3; }
-        #retrieval-sources Label { padding: 1 1 0 0; }
-        #retrieval-queries { width: 1fr; max-width: 40; }
         #retrieval-progress { height: 1; }
         #retrieval-progress.-idle { display: none; }
         #retrieval-chart { height: auto; }
@@ -72,21 +67,14 @@ class RetrievalPanel(Vertical):
         super().__init__(id=id)
         self.run: RetrievalRun | None = None
         self.evaluation = Evaluation(self)
-        self._asked: tuple[str, list[ChunkOptions], dict[str, object]] | None = None  # the last evaluation asked
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="retrieval-sources"):
-            yield Label("queries:")
-            yield Input(DEFAULT_QUERIES, id="retrieval-queries",
-                        tooltip=f"What retrieval is asked, comma-separated: {', '.join(QUERY_SOURCES)} (history: the "
-                                "git history's commit messages, asking for the definitions they changed); enter "
-                                "evaluates again")
         yield ProgressBar(id="retrieval-progress", show_eta=False, classes="-idle")
         yield Static(Text("Retrieval is evaluated once the sweep has measured the settings.", style=NOTE),
                      id="retrieval-chart")
 
     def on_mount(self) -> None:
-        self.border_title = "Retrieval (v: queries view)"
+        self.border_title = "Retrieval (v: query by query)"
 
     @property
     def recommended(self) -> ChunkOptions | None:
@@ -95,46 +83,30 @@ class RetrievalPanel(Vertical):
             return None
         return self.run.settings[self.run.recommendation.setting].options
 
-    @property
-    def queries(self) -> str:
-        """The query sources listed in the field (ValueError naming the valid ones otherwise)."""
-        return ",".join(parse_sources(self.query_one("#retrieval-queries", Input).value))
-
-    @on(Input.Submitted, "#retrieval-queries")
-    def _queries_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self._asked is None:
-            return  # the sweep has not measured the settings yet: it evaluates them when it has
-        try:
-            parse_sources(self.query_one("#retrieval-queries", Input).value)
-        except ValueError as error:
-            self.notify(str(error), title="Cannot evaluate", severity="error", markup=False)
-            return
-        root, settings, options = self._asked
-        self.evaluate(root, settings, **options)  # type: ignore[arg-type]
-
     def evaluate(self, root: str, settings: Sequence[ChunkOptions], *, reference: int = 0,
-                 current: int | None = None, walk: WalkOptions | None = None, jobs: int | None = None) -> None:
-        """Start evaluating ``settings`` with the listed query sources (a running evaluation
-        is cancelled); ``current``: the index of the settings in use, if listed."""
-        try:
-            queries = self.queries
-        except ValueError as error:
-            self._chart(Text(f"Retrieval is not evaluated: {error}", style=NOTE))
-            return
-        self._asked = (root, list(settings), {"reference": reference, "current": current, "walk": walk, "jobs": jobs})
+                 current: int | None = None, walk: WalkOptions | None = None, jobs: int | None = None,
+                 queries: str = "docs") -> None:
+        """Start evaluating ``settings`` with the ``queries`` sources (a running evaluation is
+        cancelled); ``current``: the index of the settings in use, if listed."""
         progress = self.query_one(ProgressBar)
         progress.remove_class("-idle")
         progress.update(total=100, progress=0)
+        self.run = None
         self._chart(Text(f"Evaluating retrieval of {len(settings)} settings …", style=NOTE))
         self.evaluation.evaluate(root, settings, reference=reference, current=current, walk=walk, jobs=jobs,
                                  queries=queries)
+
+    def advise(self, current: int | None) -> None:
+        """The settings in use changed (``current``: their number in the sweep, or None):
+        figure the advice again and show its reason."""
+        if self.run is not None:
+            self.run.advise(current)
+            self._chart(retrieval_view(self.run))
 
     def reset(self) -> None:
         """A new sweep started: stop the evaluation of the old settings, wait for the new ones."""
         self.evaluation.cancel()
         self.run = None
-        self._asked = None
         self.query_one(ProgressBar).add_class("-idle")
         self._chart(Text("Retrieval is evaluated once the sweep has measured the settings.", style=NOTE))
 
@@ -143,10 +115,11 @@ class RetrievalPanel(Vertical):
 
     @on(RetrievalProgressed)
     def _progressed(self, message: RetrievalProgressed) -> None:
-        message.stop()
-        if self.evaluation.is_current(message.generation):
-            self.query_one(ProgressBar).update(progress=round(100 * message.progress.fraction))
-            self._chart(Text(f"Evaluating retrieval: {message.progress.text} …", style=NOTE))
+        if not self.evaluation.is_current(message.generation):
+            message.stop()
+            return
+        self.query_one(ProgressBar).update(progress=round(100 * message.progress.fraction))
+        self._chart(Text(f"Evaluating retrieval: {message.progress.text} …", style=NOTE))
 
     @on(RetrievalEvaluated)
     def _evaluated(self, message: RetrievalEvaluated) -> None:
@@ -159,8 +132,9 @@ class RetrievalPanel(Vertical):
 
     @on(RetrievalFailed)
     def _failed(self, message: RetrievalFailed) -> None:
-        message.stop()
-        if self.evaluation.is_current(message.generation):
+        if not self.evaluation.is_current(message.generation):
+            message.stop()
+        else:
             self.query_one(ProgressBar).add_class("-idle")
             self._chart(Text(f"Retrieval could not be evaluated: {message.reason}", style=NOTE))
-            self.notify(message.reason, title="Retrieval evaluation failed", severity="error")
+            self.notify(message.reason, title="Retrieval evaluation failed", severity="error", markup=False)

@@ -20,10 +20,13 @@ from explorer.engine.retrieval import HEADLINE_METRICS, Estimate, EvalResult, Se
 from explorer.engine.retrieval.recommend import Recommendation
 
 from ..queries.model import no_queries
+from ..queries.table import shown
+from .chart import FitsWidth
 
 #: The measures shown: as many of the headline measures as the panel has room for.
 WHISKER_METRICS = HEADLINE_METRICS[:4]
 TRACK_WIDTH = 15
+MIN_TRACK = 5
 
 REFERENCE_MARK, BETTER_MARK, WORSE_MARK, NOT_SEPARATED_MARK = "ref", "▲", "▼", "≈"
 REFERENCE = Style(color="#70d6ff", bold=True)
@@ -77,15 +80,24 @@ def setting_label(result: EvalResult, setting: SettingEval) -> str:
 
 
 def whisker_chart(result: EvalResult, recommendation: Recommendation | None = None) -> Group:
-    """One row per setting, one whisker per measure, a legend, and the recommended setting."""
+    """One row per setting, one whisker per measure (their tracks as wide as the pane allows),
+    a legend, the reason for the advice and the queries that moved most (the evidence)."""
     if not result.queries:
         return Group(Text(no_queries(result), style=NOTE))
+    return Group(FitsWidth(lambda width: _table(result, width)), *_notes(result, recommendation))
+
+
+def _table(result: EvalResult, width: int) -> Table:
     low, high = scale_of(result)
+    labels = [setting_label(result, setting) for setting in result.settings]
+    fixed = len(str(len(result.settings))) + max([0, *map(len, labels)]) + 4
+    per_measure = (width - fixed) // len(WHISKER_METRICS) - len(" 100.0 ref") - 2
+    track_width = max(MIN_TRACK, min(TRACK_WIDTH, per_measure))
     table = Table(box=None, pad_edge=False, header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column(" ".join(name.replace("_", " ") for name in result.varied))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column(" ".join(name.replace("_", " ") for name in result.varied), no_wrap=True)
     for name in WHISKER_METRICS:
-        table.add_column(name)
+        table.add_column(name, no_wrap=True, overflow="crop")
     reference = result.settings[result.reference].index if result.settings else -1
     for setting in result.settings:
         is_reference = setting.index == reference
@@ -93,23 +105,37 @@ def whisker_chart(result: EvalResult, recommendation: Recommendation | None = No
         for name in WHISKER_METRICS:
             mark, style = comparison_mark(setting, name, is_reference)
             estimate = setting.metrics[name]
-            cell = Text(whisker(estimate, low, high), style=NOT_SEPARATED if mark == NOT_SEPARATED_MARK else style)
+            cell = Text(whisker(estimate, low, high, track_width),
+                        style=NOT_SEPARATED if mark == NOT_SEPARATED_MARK else style)
             cell.append(f" {100 * estimate.value:5.1f} ")
-            cell.append(mark, style)
+            cell.append(f"{mark:<3}", style)
             cells.append(cell)
         table.add_row(*cells)
+    return table
+
+
+def _notes(result: EvalResult, recommendation: Recommendation | None) -> list[Text]:
+    low, high = scale_of(result)
+    reference = result.settings[result.reference].index if result.settings else -1
+    sources = result.query_source.replace(",", ", ")
     notes = [
         Text(f"● mean, ├─┤ 95% bootstrap interval, on {100 * low:.0f}–{100 * high:.0f}% · "
-             f"{len(result.queries):,} queries from {result.query_source}, BM25, budget {result.config.budget:,} "
+             f"{len(result.queries):,} queries from {sources}, BM25, budget {result.config.budget:,} "
              f"{result.config.budget_unit}", style=NOTE),
         Text(f"ref: setting {reference + 1}, the reference · ▲ ▼ better / worse than it (paired 95% interval "
              f"excludes 0) · ≈ not separated from it (the interval includes 0)", style=NOTE),
     ]
     notes += [Text(f"Warning: {warning}", style=Style(color="#ffd670")) for warning in result.warnings]
     if recommendation is not None:
-        chosen = result.settings[recommendation.setting]
-        head = ("Keep your current settings" if recommendation.keep_current
-                else f"Recommended for the top 5: setting {chosen.index + 1} ({setting_label(result, chosen)})")
-        advice = Text(f"{head} · a: use and save it", style=BETTER)
-        notes += [Text(""), advice, Text(recommendation.reason, style=NOTE)]
-    return Group(table, Text(""), *notes)
+        notes += [Text(""), Text(recommendation.reason[:1].upper() + recommendation.reason[1:], style=BETTER)]
+        if recommendation.evidence and recommendation.compared is not None:
+            before = result.settings[recommendation.compared].index + 1
+            after = result.settings[recommendation.setting].index + 1
+            notes.append(Text(f"Queries that moved most, #{before} -> #{after} ({recommendation.measure}):",
+                              style=NOTE))
+            for moved in recommendation.evidence:
+                ranks = f"rank {moved.rank_before or '-'} -> {moved.rank_after or '-'}"
+                notes.append(Text(f"  {100 * moved.before:.0f}% -> {100 * moved.after:.0f}% ({ranks}): "
+                                  f"“{shown(moved.text, 70)}” -> {shown(moved.path, 80)}:{moved.line}",
+                                  style=NOTE, no_wrap=True, overflow="ellipsis"))
+    return [Text(""), *notes]

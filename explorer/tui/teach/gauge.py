@@ -45,15 +45,30 @@ def gauge_parts(step: TraceStep, before: int, unit: str = "") -> tuple[list[tupl
     return [], f"limit {limit}"
 
 
-def gauge_text(segments: list[tuple[int, Style]], caption: str, limit: int, width: int) -> Text:
+def gauge_text(segments: list[tuple[int, Style]], caption: str, limit: int, width: int, rows: int = 1) -> Text:
+    """The bar across ``width`` cells, ``rows`` lines tall; the caption beside its middle line."""
     text = Text(no_wrap=True, overflow="ellipsis")
     label = "size "
     caption = f" {caption}"
     cells = max(10, width - len(label) - len(caption))
+    middle_row = (rows - 1) // 2
+    lines = [_bar_line(segments, limit, cells, row == middle_row) for row in range(rows)]
+    for row, line in enumerate(lines):
+        if row:
+            text.append("\n")
+        text.append(label if row == middle_row else " " * len(label), LABEL)
+        text.append_text(line)
+        if row == middle_row:
+            text.append(caption, LABEL)
+    return text
+
+
+def _bar_line(segments: list[tuple[int, Style]], limit: int, cells: int, baseline: bool = True) -> Text:
+    """One line of the bar; ``baseline``: the empty part drawn as a line (else left blank)."""
+    text = Text(no_wrap=True)
     total = sum(size for size, _ in segments)
     scale = max(limit, min(total, limit * SCALE_CAP)) or 1
     limit_cell = min(cells - 1, round(limit / scale * cells))
-    text.append(label, LABEL)
     bounds: list[tuple[int, int, Style | None]] = []
     acc = 0
     for size, style in segments:
@@ -66,17 +81,17 @@ def gauge_text(segments: list[tuple[int, Style]], caption: str, limit: int, widt
         middle = (i + 0.5) * scale / cells
         filled = next((s for a, b, s in bounds if a <= middle < b), None)
         if filled is None:
-            text.append("─", EMPTY)
+            text.append("─" if baseline else " ", EMPTY)
         elif i == cells - 1 and total > scale:
             text.append("»", OVER)
         else:
             text.append("█", filled)
-    text.append(caption, LABEL)
     return text
 
 
 class WindowGauge(Widget):
-    """One line: the window's size as a bar against the limit (the ┃)."""
+    """The window's size as a bar against the limit (the ┃), as tall as the widget (one line,
+    or a large bar in teach's presentation layout)."""
 
     DEFAULT_CSS = """
     WindowGauge { height: 1; padding: 0 1; }
@@ -100,4 +115,5 @@ class WindowGauge(Widget):
         if self.step is None:
             return Text("")
         segments, caption = gauge_parts(self.step, self.before, self.unit)
-        return gauge_text(segments, caption, self.step.limit, self.content_size.width)
+        return gauge_text(segments, caption, self.step.limit, self.content_size.width,
+                          max(1, self.content_size.height))

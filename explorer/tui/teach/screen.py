@@ -33,6 +33,8 @@ from ..document.load import load_file
 from ..document.model import Document, LoadedFile
 from ..jobs import LatestJob
 from ..literal import literal
+from ..palette.samples import SampleCommands
+from ..palette.screen_keys import ScreenKeyCommands
 from ..widgets.ast.tree import AstTree
 from ..widgets.footer import KeyFooter
 from .gauge import WindowGauge
@@ -67,35 +69,49 @@ def trace_file(file: LoadedFile | None, path: str, options: ChunkOptions, root: 
 class TeachScreen(Screen):
     """The chunker explaining itself on one file."""
 
+    #: Pairs of keys the footer shows as one.
+    STEP = Binding.Group("Step", compact=True)
+    DECISION = Binding.Group("Decision", compact=True)
+    SIZE = Binding.Group("Size", compact=True)
+
+    # The order is the footer's: what a class needs first (play, step) survives a narrow terminal.
     BINDINGS = [
-        Binding("right,l", "step(1)", "Next step", id="teach.next", priority=True,
-                tooltip="Go to the next step"),
-        Binding("left,h", "step(-1)", "Prev step", id="teach.previous", priority=True,
+        Binding("space", "play", "Play", id="teach.play", priority=True,
+                tooltip="Play the steps at the chosen speed"),
+        Binding("space", "pause", "Pause", id="teach.pause", priority=True, tooltip="Pause the steps"),
+        Binding("left,h", "step(-1)", "Prev", key_display="←", id="teach.previous", priority=True, group=STEP,
                 tooltip="Go back one step"),
-        Binding("right_square_bracket", "jump(1)", "Next decision", key_display="]", id="teach.jump_next",
-                priority=True, tooltip="Go to the next decision of the chosen kind"),
-        Binding("left_square_bracket", "jump(-1)", "Prev decision", key_display="[", id="teach.jump_previous",
+        Binding("right,l", "step(1)", "Next", key_display="→", id="teach.next", priority=True, group=STEP,
+                tooltip="Go to the next step"),
+        Binding("z", "present", "Present", id="teach.present",
+                tooltip="Presentation: the source, the sentence and the size gauge fill the screen (z again restores)"),
+        Binding("left_square_bracket", "jump(-1)", "Prev decision", key_display="[", id="teach.jump_previous", group=DECISION,
                 priority=True, tooltip="Go to the previous decision of the chosen kind"),
+        Binding("right_square_bracket", "jump(1)", "Next decision", key_display="]", id="teach.jump_next", group=DECISION,
+                priority=True, tooltip="Go to the next decision of the chosen kind"),
+        Binding("t", "toggle_tree", "Tree", id="teach.tree", tooltip="Show or hide the syntax tree"),
         Binding("d", "cycle_kind", "Kind", id="teach.kind",
                 tooltip="Choose which kind of decision ] and [ jump to"),
-        Binding("space", "toggle_play", "Play/Pause", id="teach.play", priority=True,
-                tooltip="Play the steps at the chosen speed, or pause"),
         Binding("f", "speed(1)", "Faster", id="teach.faster", tooltip="Play faster"),
         Binding("s", "speed(-1)", "Slower", id="teach.slower", tooltip="Play slower"),
         Binding("n", "jump_chunk(1)", "Next chunk", show=False, id="teach.next_chunk",
                 tooltip="Go to the step that completes the next chunk"),
         Binding("p", "jump_chunk(-1)", "Prev chunk", show=False, id="teach.previous_chunk",
                 tooltip="Go to the step that completed the previous chunk"),
-        Binding("home", "go(0)", "First step", show=False, id="teach.first", priority=True),
-        Binding("end", "go(-1)", "Last step", show=False, id="teach.last", priority=True),
+        Binding("home", "go(0)", "First step", show=False, id="teach.first", priority=True,
+                tooltip="Go to the first step"),
+        Binding("end", "go(-1)", "Last step", show=False, id="teach.last", priority=True,
+                tooltip="Go to the last step"),
         Binding("plus,equals_sign", "app.size_step(1)", "Size+", key_display="+", id="teach.size_up",
-                tooltip="Increase the max chunk size by one step (the trace stays at the same place)"),
+                group=SIZE, tooltip="Increase the max chunk size by one step (the trace stays at the same place)"),
         Binding("minus", "app.size_step(-1)", "Size-", key_display="-", id="teach.size_down",
-                tooltip="Decrease the max chunk size by one step"),
-        Binding("escape", "leave", "Back", id="teach.leave", tooltip="Back to the screen teach mode was opened from"),
+                group=SIZE, tooltip="Decrease the max chunk size by one step"),
+        Binding("escape", "leave", "Back", id="teach.leave",
+                tooltip="Leave the presentation layout; else back to the screen teach mode was opened from"),
     ]
 
     BINDING_GROUP_TITLE = "teach mode"
+    COMMANDS = {ScreenKeyCommands, SampleCommands}
     HELP = """
 Teach mode plays the chunker's decisions on one file, one sentence a step. The gauge
 shows the window being built against the size limit.
@@ -106,11 +122,29 @@ Timeline marks (one line for the whole run; click to go there):
   ▾  a node too big was opened up into its children  +  pieces kept together
   ●  the step shown now                              ─  other steps
 Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
+Layout: z is the presentation layout (the source, the sentence and a large size gauge fill
+the screen, for a projector); t shows or hides the syntax tree (hidden from the start below
+110 columns); below 30 lines the legend is left out.
 """
+
+    #: Below this many columns the syntax tree starts hidden (t shows it): the source keeps its room.
+    NARROW = 110
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
     DEFAULT_CSS = """
     TeachScreen {
         #teach-main { height: 1fr; }
+        &.-no-tree #teach-ast { display: none; }
+        &.-short #teach-legend { display: none; }
+        /* Presentation: the source, the sentence and a large gauge; nothing else. */
+        &.-present {
+            Header, #teach-ast, #teach-timeline, #teach-legend { display: none; }
+            #teach-panel { border: none; padding: 0 1; }
+            #teach-narration { text-style: bold; }
+            #teach-gauge { height: 3; margin: 1 0 0 0; }
+        }
+        &.-present.-short #teach-gauge { height: 2; margin: 0; }
         #teach-ast { width: 36%; min-width: 30; max-width: 70; }
         #teach-ast > .tree--cursor { background: $accent 45%; text-style: bold; }
         #teach-source { width: 1fr; }
@@ -126,8 +160,10 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
     }
     """
 
-    def __init__(self, *, file: LoadedFile | None = None, path: str | None = None, sample: bool = False):
-        super().__init__()
+    def __init__(self, *, file: LoadedFile | None = None, path: str | None = None, sample: bool = False,
+                 present: bool = False):
+        """``present``: start in the presentation layout (as ``z`` does; ``z`` or escape leaves it)."""
+        super().__init__(classes="-present" if present else None)
         if path is None:
             if file is None:
                 raise ValueError("teach mode needs a loaded file or a path")
@@ -162,6 +198,7 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < self.NARROW, "-no-tree")
         self.title = "Teach"
         self.sub_title = visible(os.path.basename(self.path))
         self.query_one("#teach-ast").border_title = "Syntax tree"
@@ -349,6 +386,21 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
     def playing(self) -> bool:
         return self._timer is not None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # space is Play while paused and Pause while playing: the footer shows the one it does.
+        running = self.playing or self._play_when_ready
+        if action == "play":
+            return not running
+        if action == "pause":
+            return running
+        return True
+
+    def action_play(self) -> None:
+        self.play()
+
+    def action_pause(self) -> None:
+        self.pause()
+
     def action_toggle_play(self) -> None:
         if self.playing or self._play_when_ready:
             self.pause()
@@ -358,6 +410,7 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
     def play(self) -> None:
         if self.run is None:
             self._play_when_ready = True
+            self.refresh_bindings()
             return
         if self.playing:
             return
@@ -365,6 +418,7 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
             self.go(0)  # from the start again
         self._timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
         self._show_status()
+        self.refresh_bindings()
 
     def pause(self) -> None:
         self._play_when_ready = False
@@ -372,6 +426,7 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
             self._timer.stop()
             self._timer = None
             self._show_status()
+        self.refresh_bindings()
 
     def _tick(self) -> None:
         if self.run is None or self.index >= len(self.run.steps) - 1:
@@ -386,6 +441,26 @@ Line numbers are 1-based, in the sentences and in the syntax tree (line:column).
             self.play()
         self._show_status()
 
+    # -- layout -------------------------------------------------------------------------------
+    @property
+    def presenting(self) -> bool:
+        return self.has_class("-present")
+
+    def action_present(self) -> None:
+        """The presentation layout, for a projector: the lesson large, the rest hidden."""
+        self.toggle_class("-present")
+        self.query_one(TraceSourceView).focus()
+
+    def action_toggle_tree(self) -> None:
+        self.toggle_class("-no-tree")
+        if self.has_class("-no-tree"):
+            self.query_one(TraceSourceView).focus()
+        elif self.presenting:
+            self.remove_class("-present")  # the tree is shown in the full layout
+
     def action_leave(self) -> None:
+        if self.presenting:
+            self.remove_class("-present")
+            return
         self.pause()
         self.dismiss()

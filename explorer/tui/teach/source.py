@@ -43,6 +43,8 @@ class TeachStyles:
 class TraceSourceView(OverlaySourceView):
     """Source view that shows one step of a trace."""
 
+    BINDING_GROUP_TITLE = "Source"
+
     def __init__(self, *, id: str | None = None):
         super().__init__(id=id)
         self.step: TraceStep | None = None

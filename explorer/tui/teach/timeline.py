@@ -65,6 +65,8 @@ def cell_of(index: int, steps: int, width: int) -> int:
 class TraceTimeline(Widget):
     """Click a place to go to that step."""
 
+    BINDING_GROUP_TITLE = "Timeline"
+
     DEFAULT_CSS = """
     TraceTimeline { height: 1; padding: 0 1; }
     """

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import ScrollableContainer
+from textual.dom import DOMNode
 from textual.keys import key_to_character
-from textual.widgets import Input, TextArea
+from textual.widget import Widget
 
 from .footer_key import FooterKey
 
@@ -36,6 +37,8 @@ ShownKey = tuple[str, str, str, bool, str, bool]
 #: Actions whose keys are left out for lack of room only when nothing else is left:
 #: help (every key is listed there), quit, and going back to the screen before.
 ALWAYS_SHOWN = ("help", "app.help", "quit", "app.quit", "leave")
+#: While a pane is maximized, the key that restores the layout is kept as those are.
+RESTORE = "zoom"
 
 
 def key_width(display: str, description: str, compact: bool = False) -> int:
@@ -47,7 +50,7 @@ def key_width(display: str, description: str, compact: bool = False) -> int:
 
 _KEY_NAMES = {
     "plus": "+", "minus": "-", "equals_sign": "=", "greater_than_sign": ">", "less_than_sign": "<",
-    "question_mark": "?", "dollar_sign": "$", "space": "space",
+    "question_mark": "?", "dollar_sign": "$", "space": "space", "slash": "/", "asterisk": "*",
 }
 
 
@@ -59,12 +62,33 @@ def key_name(key: str) -> str:
     return character if character and character.isprintable() and not character.isspace() else key
 
 
-def eaten_by(focused: object, key: str, binding: Binding) -> bool:
-    """Whether a focused text field takes ``key`` for itself (a printable character, even one
-    an integer field then refuses), so the binding does not fire."""
-    if binding.priority or not isinstance(focused, (Input, TextArea)):
+def eaten_by(focused: Widget | None, key: str, binding: Binding) -> bool:
+    """Whether the focused widget takes ``key`` for itself (a text field takes every printable
+    character, even one an integer field then refuses), so the binding does not fire."""
+    if binding.priority or focused is None:
         return False
-    return len(key_name(key)) == 1 or key == "space"
+    name = key_name(key)  # ``key_to_character`` knows "a" but not "slash" or "plus"
+    character = " " if key == "space" else name if len(name) == 1 else key_to_character(key)
+    return focused.check_consume_key(key, character)
+
+
+def ordered(active: dict[str, ActiveBinding], focused: DOMNode | None, screen: Screen) -> list[tuple[str, ActiveBinding]]:
+    """The active bindings in the footer's order: those of the focused widget first, then of
+    its containers, the screen and the app; in each, the order its class lists them (a
+    screen lists its keys most useful first)."""
+    chain: list[DOMNode] = list(focused.ancestors_with_self) if focused is not None else [screen, screen.app]
+    if screen.app not in chain:
+        chain.append(screen.app)
+
+    def position(item: tuple[str, ActiveBinding]) -> tuple[int, int]:
+        namespace, binding = item[1].node, item[1].binding
+        depth = chain.index(namespace) if namespace in chain else len(chain)
+        declared = [b for cls in type(namespace).__mro__ for b in vars(cls).get("BINDINGS", [])]
+        index = next((k for k, b in enumerate(declared) if isinstance(b, Binding) and b.action == binding.action),
+                     len(declared))
+        return depth, index
+
+    return sorted(active.items(), key=position)
 
 
 def fit(keys: list[ShownKey], width: int, always: frozenset[str] = frozenset()) -> list[ShownKey]:
@@ -107,20 +131,38 @@ class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
         self.shown: tuple[ShownKey, ...] | None = None
 
     def keys_now(self) -> tuple[ShownKey, ...]:
-        """What the footer shows for the screen's bindings now (one key per action), fitted
-        to the terminal's width."""
+        """What the footer shows for the screen's bindings now (one key per action; the
+        bindings of one ``Binding.Group`` as one key, ``+-  Size``), fitted to the width."""
         app = self.app
         screen = self.screen
         active = screen.active_bindings
         focused = screen.focused
-        keys: dict[str, ShownKey] = {}
+        keys: dict[object, ShownKey] = {}
+        #: The displays already joined into a group's key (``←→``: a compact group has no
+        #: separator to split on, and each display shows once though two keys share it).
+        joined_displays: dict[object, list[str]] = {}
         always: set[str] = set()
-        for key, (_, binding, enabled, tooltip) in active.items():
-            if binding.show and binding.action not in keys and not eaten_by(focused, key, binding):
-                keys[binding.action] = (binding.key, app.get_key_display(binding), binding.description, enabled,
-                                        tooltip, False)
-                if binding.action in ALWAYS_SHOWN:
-                    always.add(binding.key)
+        for key, (_, binding, enabled, tooltip) in ordered(active, focused, screen):
+            if not binding.show or eaten_by(focused, key, binding):
+                continue
+            group = binding.group
+            slot: object = group if group is not None else binding.action
+            display = app.get_key_display(binding)
+            if group is None and slot not in keys:
+                keys[slot] = (binding.key, display, binding.description, enabled, tooltip, False)
+            elif group is not None:
+                if slot in keys:
+                    first = keys[slot]
+                    if display not in joined_displays[slot]:
+                        joined_displays[slot].append(display)
+                        joined = ("" if group.compact else " ").join(joined_displays[slot])
+                        keys[slot] = (first[0], joined, first[2], first[3] or enabled,
+                                      f"{first[4]}; {tooltip}" if tooltip else first[4], False)
+                else:
+                    joined_displays[slot] = [display]
+                    keys[slot] = (binding.key, display, group.description, enabled, tooltip, False)
+            if binding.action in ALWAYS_SHOWN or (binding.action == RESTORE and screen.maximized is not None):
+                always.add(binding.key)
         shown = list(keys.values())
         palette: list[ShownKey] = []
         if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
@@ -138,6 +180,7 @@ class KeyFooter(ScrollableContainer, can_focus=False, can_focus_children=False):
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.watch(self.screen, "maximized", lambda _: self.bindings_changed(self.screen), init=False)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)

@@ -25,6 +25,8 @@ from .strips import text_strip
 class RowList(ScrollView, can_focus=True):
     """Rows under a header; the cursor row is highlighted and announced when the user moves it."""
 
+    BINDING_GROUP_TITLE = "List"
+
     BINDINGS = [
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("down,j", "move(1)", "Down", show=False),
@@ -125,6 +127,11 @@ class RowList(ScrollView, can_focus=True):
             self.refresh()
         if announce:
             self.post_message(self.CursorMoved(self, index))
+
+    def show_cursor(self) -> None:
+        """Scroll the cursor's row into view (after the list was shown again, say)."""
+        self._scroll_cursor_visible()
+        self.refresh()
 
     def _scroll_cursor_visible(self) -> None:
         height = self.scrollable_content_region.height

@@ -28,6 +28,8 @@ Line = tuple[str, Style | None]
 class TextPane(ScrollView, can_focus=True):
     """Scrollable plain text; each line may carry a style."""
 
+    BINDING_GROUP_TITLE = "Text"
+
     BINDINGS = [
         Binding("up,k", "scroll_up", "Up", show=False, id="text.scroll_up"),
         Binding("down,j", "scroll_down", "Down", show=False, id="text.scroll_down"),
@@ -35,8 +37,8 @@ class TextPane(ScrollView, can_focus=True):
         Binding("right,l", "scroll_right", "Right", show=False, id="text.scroll_right"),
         Binding("home,g", "scroll_home", "Top", show=False, id="text.scroll_home"),
         Binding("end,G", "scroll_end", "Bottom", show=False, id="text.scroll_end"),
-        Binding("pageup", "page_up", "Page up", show=False, id="text.page_up"),
-        Binding("pagedown,space", "page_down", "Page down", show=False, id="text.page_down"),
+        Binding("pageup,ctrl+b", "page_up", "Page up", show=False, id="text.page_up"),
+        Binding("pagedown,ctrl+f,space", "page_down", "Page down", show=False, id="text.page_down"),
     ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None):

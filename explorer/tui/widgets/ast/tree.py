@@ -74,6 +74,8 @@ class AstTree(LazyTree[AstEntry | RegionsEntry | Gap]):
     costs one repaint of the visible lines, not a relabel of every added node.
     """
 
+    BINDING_GROUP_TITLE = "AST"
+
     BATCH = 100
 
     #: The syntax node shown as the tree's root (the file's root unless the file is deeply

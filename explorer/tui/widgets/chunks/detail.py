@@ -58,11 +58,16 @@ def describe_chunk(chunk: Chunk, max_size: int) -> list[Line]:
 class ChunkDetail(TextPane):
     """Detail of one chunk."""
 
+    BINDING_GROUP_TITLE = "Chunk text"
+
     shown: Chunk | None = None
+
+    #: Shown while no chunk is selected: the explorer's keys that step through the chunks.
+    EMPTY_HINT = "Select a chunk: . is the next, , the previous, or pick one in the list above."
 
     def show_chunk(self, chunk: Chunk | None, max_size: int) -> None:
         self.shown = chunk
         if chunk is None:
-            self.set_lines([("Select a chunk (n / p, or the list above).", MUTED)])
+            self.set_lines([(self.EMPTY_HINT, MUTED)])
         else:
             self.set_lines(describe_chunk(chunk, max_size))

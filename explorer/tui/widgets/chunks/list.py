@@ -29,6 +29,9 @@ from ..line_cache import LineCache
 from ..strips import text_strip
 
 BAR_CELLS = 10
+#: The bar's width in a pane narrower than WIDE (the numbers and flags keep their room).
+NARROW_BAR_CELLS = 5
+WIDE = 52
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
@@ -85,8 +88,31 @@ def chunk_entities(chunk: Chunk, structure: FileStructure | None) -> str:
     return f"in {scope[0].name}" if scope else ""
 
 
+def line_span(chunk: Chunk) -> str:
+    """``12-40``: the chunk's lines, 1-based."""
+    return f"{chunk.line_range.start + 1}-{chunk.line_range.end + 1}"
+
+
+def column_widths(chunking: Chunking | None) -> tuple[int, int, int, int]:
+    """Widths of the number, lines, size and embed columns: their header's or widest cell's."""
+    chunks = chunking.chunks if chunking is not None else ()
+    unit = chunking.options.size_unit if chunking is not None else ""
+    return (
+        max(1, len(str(len(chunks)))),
+        max([len("lines"), *(len(line_span(c)) for c in chunks)]),
+        max([len(unit), *(len(str(c.size)) for c in chunks)]),
+        max([len("embed"), *(len(str(c.embedded_size)) for c in chunks)]),
+    )
+
+
+def bar_cells(width: int) -> int:
+    return BAR_CELLS if width >= WIDE else NARROW_BAR_CELLS
+
+
 class ChunkList(ScrollView, can_focus=True):
     """Chunks of the open file; the highlighted row is the selected chunk."""
+
+    BINDING_GROUP_TITLE = "Chunk list"
 
     BINDINGS = [
         Binding("up,k", "move(-1)", "Up", show=False, id="chunks.cursor_up"),
@@ -146,6 +172,8 @@ class ChunkList(ScrollView, can_focus=True):
         self.cursor: int | None = None
         self.problems: tuple[tuple[Problem, ...], ...] = ()
         self.empty_message = "no chunks"
+        #: Widths of the number, lines, size and embed columns: as wide as their widest cell.
+        self.widths = column_widths(None)
         #: Rows by (chunk index, under the cursor, width), and the pane's base style.
         self.rows = LineCache[tuple[int, bool, int], Strip](self, 512)
 
@@ -160,6 +188,7 @@ class ChunkList(ScrollView, can_focus=True):
         count = len(chunking.chunks) if chunking else 0
         if self.cursor is not None and self.cursor >= count:
             self.cursor = None
+        self.widths = column_widths(chunking)
         self.rows.clear()
         self.virtual_size = Size(self.size.width, count + 1)
         self.refresh()
@@ -211,8 +240,10 @@ class ChunkList(ScrollView, can_focus=True):
         base = self.rows.base
         style = self.get_component_rich_style("chunk-list--header")
         unit = self.chunking.options.size_unit if self.chunking else ""
+        number, lines, size, embed = self.widths
         # "embed": the size of the contextualized text, what a pipeline embeds, in the same unit
-        text = f"{'#':>5} {'lines':<13}{'size':<{BAR_CELLS + 1}}{unit:>6} {'embed':>6}  defines"
+        text = (f"{'#':>{number}} {'lines':<{lines}} {'size':<{bar_cells(width)}} {unit:>{size}} "
+                f"{'embed':>{embed}}  defines")
         return Strip([Segment(text, style)]).crop_extend(0, width, base)
 
     def _row(self, index: int, width: int) -> Strip:
@@ -223,15 +254,15 @@ class ChunkList(ScrollView, can_focus=True):
         selected = index == self.cursor
         # The full (not partial) cursor style: its background is blended with the pane's.
         base = style("chunk-list--cursor") if selected else self.rows.base
+        number, lines_width, size, embed = self.widths
         text = Text(style=base, end="", no_wrap=True, overflow="ellipsis")
-        text.append(f"{index + 1:>5} ", style("chunk-list--number", partial=True))
-        lines = f"{chunk.line_range.start + 1}-{chunk.line_range.end + 1}"
-        text.append(f"{lines:<13}", style("chunk-list--lines", partial=True))
+        text.append(f"{index + 1:>{number}} ", style("chunk-list--number", partial=True))
+        text.append(f"{line_span(chunk):<{lines_width}} ", style("chunk-list--lines", partial=True))
         bar_style = "chunk-list--bar-over" if chunk.size > limit else "chunk-list--bar"
-        text.append(size_bar(chunk.size, limit), style(bar_style, partial=True))
-        text.append(f" {chunk.size:>6} ", style("chunk-list--size", partial=True))
+        text.append(size_bar(chunk.size, limit, bar_cells(width)), style(bar_style, partial=True))
+        text.append(f" {chunk.size:>{size}} ", style("chunk-list--size", partial=True))
         embedded = "chunk-list--bar-over" if chunk.embedded_size > limit else "chunk-list--size"
-        text.append(f"{chunk.embedded_size:>6}  ", style(embedded, partial=True))
+        text.append(f"{chunk.embedded_size:>{embed}}  ", style(embedded, partial=True))
         problems = self.problems[index] if index < len(self.problems) else ()
         for flag, component in chunk_flags(chunk, limit, problems):
             text.append(flag, style(component, partial=True))

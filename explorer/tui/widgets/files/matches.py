@@ -12,6 +12,8 @@ from ..rows import RowList
 class FileMatches(RowList):
     """Matching paths with the matched letters highlighted."""
 
+    BINDING_GROUP_TITLE = "Files found"
+
     COMPONENT_CLASSES = RowList.COMPONENT_CLASSES | {"file-matches--letter"}
 
     DEFAULT_CSS = """

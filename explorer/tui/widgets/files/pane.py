@@ -34,6 +34,8 @@ MAX_MATCHES = 500
 class FilesPane(Vertical):
     """The file tree, with a fuzzy finder over every file."""
 
+    BINDING_GROUP_TITLE = "File finder"
+
     # ``/`` belongs to the explorer screen (it finds a file from any pane): it calls action_find.
     BINDINGS = [
         Binding("enter", "open", "Open", show=False, id="files.open_match",

@@ -23,6 +23,8 @@ class FileTree(DirectoryTree):
     """Directory tree hiding what the walker skips (.gitignore, caches, virtualenvs);
     files show the language they are chunked as."""
 
+    BINDING_GROUP_TITLE = "Files"
+
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False, id="files.cursor_down"),
         Binding("k", "cursor_up", "Up", show=False, id="files.cursor_up"),

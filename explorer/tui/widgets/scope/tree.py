@@ -60,6 +60,8 @@ def entity_label(entity: Entity) -> Text:
 class ScopeTree(LazyTree["Entity | ImportsGroup | Gap"]):
     """Entities of the open file."""
 
+    BINDING_GROUP_TITLE = "Scope"
+
     BATCH = 100
 
     BINDINGS = [

@@ -46,6 +46,8 @@ def restyle(strip: Strip, start: int, end: int, style: Style) -> Strip:
 class OverlaySourceView(SourceView):
     """The source view with ranges painted over it, drawn in the order given."""
 
+    BINDING_GROUP_TITLE = "Source"
+
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None):
         super().__init__(name=name, id=id, classes=classes)
         self.overlays: tuple[Overlay, ...] = ()

@@ -61,6 +61,8 @@ class _Styles:
 class SourceView(ScrollView, can_focus=True, inherit_bindings=False):
     """Source of the open file with each chunk on its own background."""
 
+    BINDING_GROUP_TITLE = "Source"
+
     BINDINGS = [
         Binding("up,k", "cursor_up", "Up", show=False, id="source.cursor_up"),
         Binding("down,j", "cursor_down", "Down", show=False, id="source.cursor_down"),
