@@ -12,10 +12,12 @@ from .terminal_text import visible
 
 if TYPE_CHECKING:  # types only: the figures need no engine at run time
     from .engine.batch.skips import SkipRecord
+    from .engine.measure.quality import GroupSummary
     from .engine.measure.sweep import SettingResult
     from .engine.options import ChunkOptions
+    from .engine.retrieval import EvalResult
     from .engine.retrieval.pareto import ParetoFront
-    from .engine.retrieval.recommend import SourceAdvice
+    from .engine.retrieval.recommend import Recommendation, SourceAdvice
 
 #: Marks a cost on whose front a setting is.
 ON_FRONT = "◆"
@@ -265,3 +267,61 @@ def source_advice_lines(varied: Sequence[str], advice: Sequence[SourceAdvice], w
     if warning:
         lines.append(f"Warning: {warning}.")
     return lines
+
+
+# -- the quality table (stats, and the report's compare) -------------------------------------
+def throughput(group: GroupSummary) -> float | None:
+    """MB/s over all the timed work of the group (parse + chunk)."""
+    seconds = sum(group.seconds.values())
+    return group.bytes / 1e6 / seconds if seconds > 0 else None
+
+
+def _count(value: int) -> str:
+    return f"{value:,}"
+
+
+def _rate(value: float) -> str:
+    return f"{value:.2f}"
+
+
+#: (header, value from a GroupSummary, its format: the same as the explorer's figures).
+QUALITY_COLUMNS: tuple[tuple[str, Callable[[GroupSummary], Any], Callable[[Any], str]], ...] = (
+    ("files", lambda g: g.files, _count),
+    ("chunks", lambda g: g.chunks, _count),
+    ("min", lambda g: g.size_stats()["min"], format_num),
+    ("median", lambda g: g.size_stats()["median"], format_num),
+    ("p95", lambda g: g.size_stats()["p95"], format_num),
+    ("max", lambda g: g.size_stats()["max"], format_num),
+    ("over%", lambda g: g.over_pct, format_pct),
+    ("emb_over%", lambda g: g.embedded_over_pct, format_pct),
+    ("tiny%", lambda g: g.tiny_pct, format_pct),
+    ("exact%", lambda g: g.exact_pct, format_pct),
+    ("clean%", lambda g: g.clean_pct, format_pct),
+    ("split_top%", lambda g: g.split_top_pct, format_pct),
+    ("doc_split%", lambda g: g.doc_split_pct, format_pct),
+    ("MB/s", throughput, _rate),
+)
+
+
+# -- the recommendation ------------------------------------------------------------------------
+def recommendation_lines(result: EvalResult, recommendation: Recommendation) -> list[str]:
+    """The recommendation as the CLI prints it: the setting and why, then the evidence."""
+    chosen = result.settings[recommendation.setting]
+    label = chosen.label(result.varied)
+    head = "Keep your current settings" if recommendation.keep_current else f"Recommended: #{chosen.index + 1}"
+    lines = [f"{head} ({label}; {chosen.chunks:,} chunks) for --objective {recommendation.objective}: "
+             f"{recommendation.reason}."]
+    if recommendation.evidence and recommendation.compared is not None:
+        other = result.settings[recommendation.compared]
+        lines.append(f"Queries that moved most, #{other.index + 1} -> #{chosen.index + 1} ({recommendation.measure}):")
+        for moved in recommendation.evidence:
+            ranks = f"rank {_rank(moved.rank_before)} -> {_rank(moved.rank_after)}"
+            text = " ".join(moved.text.split())
+            text = text if len(text) <= 70 else text[:69] + "…"
+            lines.append(f"  {100 * moved.before:.0f}% -> {100 * moved.after:.0f}% ({ranks}): {text!r} -> "
+                         f"{moved.path}:{moved.line}")
+    return lines
+
+
+def _rank(rank: int | None) -> str:
+    return "-" if rank is None else str(rank)

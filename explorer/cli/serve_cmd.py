@@ -6,17 +6,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import os
 import secrets
 import signal
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from ..workspace.confine import Confinement, PathRefused
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .flag_types import positive_int
 from .report import say
+
+if TYPE_CHECKING:  # aiohttp and textual-serve are imported when the server starts
+    from ..serve.visitors import ServeConfig
 
 NAME = "serve"
 HELP = "the explorer in a browser: an app per visitor, for a class (loopback unless --host)"
@@ -80,10 +85,8 @@ def run(args: argparse.Namespace) -> int:
     config = ServeConfig(**{**{f: getattr(config, f) for f in config.__dataclass_fields__}, "port": port})
     for line in _announce(config, args.fontsize):
         print(line, flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(config, listener))
-    except KeyboardInterrupt:
-        pass
     return EXIT_OK
 
 
