@@ -20,7 +20,7 @@ from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.text import WHITESPACE
-from explorer.engine.trace import TraceStep, trace_parsed
+from explorer.engine.trace import ACTION_LABELS, TraceStep, trace_parsed
 
 from ..document.load import structure_of
 from ..document.model import Chunking, ChunkLayout, ChunkStats, LoadedFile, needs_reparse
@@ -41,13 +41,6 @@ _NON_SPACE = re.compile(b"[^" + re.escape(WHITESPACE) + b"]")
 #: Play speeds in steps per second (f / s move along them).
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 DEFAULT_SPEED = 2
-
-#: How each action is named on screen.
-ACTION_LABELS = {
-    "parse": "parse", "keep_together": "keep together", "add": "add", "close": "close chunk",
-    "open": "open window", "descend": "descend", "separate": "separate", "split_lines": "split at lines",
-    "split_chars": "split at characters", "emit_chars": "emit part", "finish": "finish", "done": "done",
-}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
