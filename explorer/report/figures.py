@@ -16,9 +16,11 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from ..engine.measure.sweep import SweepResult
     from ..engine.retrieval import EvalResult
     from ..engine.retrieval.pareto import ParetoFront
@@ -29,7 +31,7 @@ ACCENT = "#d55e00"
 FRONT = "#0072b2"
 MUTED = "#8a96a3"
 
-_STYLE = {
+_STYLE: dict[str, Any] = {
     "svg.fonttype": "none",  # text as text: small, searchable, crisp
     "svg.hashsalt": "chunk-explorer",  # the same ids every run
     "font.family": ["DejaVu Sans", "sans-serif"],
@@ -51,18 +53,18 @@ def dom_id(text: str) -> str:
     return re.sub(r"[^a-zA-Z0-9_-]+", "-", text).strip("-")
 
 
-def _svg(figure: object) -> str:
+def _svg(figure: Figure) -> str:
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")  # type: ignore[attr-defined]
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
     text = buffer.getvalue()
     return text[text.index("<svg"):]  # inline: no XML declaration or doctype
 
 
-def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
+def _figure(width: float, height: float) -> Figure:
     import matplotlib
     from matplotlib.figure import Figure
 
-    matplotlib.rcParams.update(_STYLE)
+    matplotlib.rcParams.update(cast(Any, _STYLE))  # the stubs list every key as a literal
     return Figure(figsize=(width, height), layout="constrained")
 
 
@@ -134,8 +136,8 @@ def pareto_figure(result: EvalResult, front: ParetoFront, labels: Sequence[str])
 
 def sweep_figure(result: SweepResult, labels: Sequence[str]) -> str:
     """Per setting: chunks, index size, tiny% and split% (as the CLI's chart draws them)."""
-    panels = (
-        ("chunks", [s.chunks for s in result.settings]),
+    panels: tuple[tuple[str, list[float]], ...] = (
+        ("chunks", [float(s.chunks) for s in result.settings]),
         ("index size (MB)", [s.index_bytes / 1e6 for s in result.settings]),
         ("tiny %", [s.summary.overall.tiny_pct or 0.0 for s in result.settings]),
         ("split (fit) %", [s.summary.overall.split_any_pct or 0.0 for s in result.settings]),
@@ -149,6 +151,6 @@ def sweep_figure(result: SweepResult, labels: Sequence[str]) -> str:
         ax.set_title(name, fontsize=9.5, loc="left")
         ax.grid(axis="y", visible=False)
         if name.endswith("%"):
-            ax.set_xlim(0, max(10.0, *values))
+            ax.set_xlim(0, max([10.0, *values]))
     axes[0].set_yticks(rows, list(labels))
     return _svg(figure)

@@ -8,11 +8,11 @@ only what the report draws.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from ..engine.batch import BatchFile, chunk_batch_stream
+from ..engine.batch import BatchFile, ProgressCallback, chunk_batch_stream
 from ..engine.measure.per_setting import chunk_setting
 from ..engine.measure.problems import PROBLEM_KINDS, WEIGHTS, FileProblems, Problem, find_problems
 from ..engine.measure.quality import FileMetrics, Summary, measure_file, summarize
@@ -125,7 +125,7 @@ def utf16_offsets(text: str, ranges: Sequence[tuple[int, int]]) -> tuple[tuple[i
 
 def build_files(files_plan: WalkPlan, options: ChunkOptions, compare: str = LINES, *, jobs: int | None = None,
                 max_source: int = DEFAULT_MAX_SOURCE,
-                on_progress: Callable[[int, int | None, object], None] | None = None) -> FilesPart:
+                on_progress: ProgressCallback | None = None) -> FilesPart:
     """Chunk every file of the walk, measure both sides, and keep the sections to draw."""
     second, label = second_side(options, compare)
     batch = [BatchFile(path=f.path, name=f.rel) for f in files_plan.files]

@@ -47,11 +47,11 @@ def script_json(value: Any) -> Markup:
     for raw, escaped in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"),
                          ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
-    return Markup(text)  # noqa: S704 - escaped above for this one context
+    return Markup(text)
 
 
 def _asset(name: str) -> Markup:
-    return Markup((files("explorer.report") / "assets" / name).read_text(encoding="utf-8"))  # noqa: S704 - our file
+    return Markup((files("explorer.report") / "assets" / name).read_text(encoding="utf-8"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def pre_text(text: str) -> Markup:
     """Text for a ``<pre>``, kept exactly: escaped, a newline first (the HTML parser drops
     one right after the tag, and a chunk may start with one), carriage returns as
     references (the parser would turn them into line feeds)."""
-    return Markup("\n") + Markup(str(escape(text)).replace("\r", "&#13;"))  # noqa: S704 - escaped
+    return Markup("\n") + Markup(str(escape(text)).replace("\r", "&#13;"))
 
 
 def _environment() -> jinja2.Environment:
@@ -114,7 +114,7 @@ def render(content: ReportContent) -> str:
         page["sweep_rows"] = [[str(s.index + 1), *axis, *(c.cell(s) for c in SWEEP_COLUMNS)]
                               for s, axis in zip(sweep.settings, axes)]
         labels = [f"#{s.index + 1} {s.label(sweep.varied)}" for s in sweep.settings]
-        page["sweep_figure"] = Markup(figures.sweep_figure(sweep, labels))  # noqa: S704 - our SVG
+        page["sweep_figure"] = Markup(figures.sweep_figure(sweep, labels))
     evaluation = content.evaluation
     if evaluation is not None and evaluation.result.settings and evaluation.result.queries:
         result = evaluation.result
@@ -124,14 +124,14 @@ def render(content: ReportContent) -> str:
         page["eval_rows"] = list(zip(result.settings, axes))
         page["eval_metrics"] = HEADLINE_METRICS
         page["eval_best"] = {name: result.best(name) for name in HEADLINE_METRICS}
-        page["interval_figure"] = Markup(figures.interval_figure(result, FIGURE_METRICS, labels))  # noqa: S704
+        page["interval_figure"] = Markup(figures.interval_figure(result, FIGURE_METRICS, labels))
         page["figure_metrics"] = FIGURE_METRICS
         numbers = [s.index for s in result.settings]
         page["tradeoff_head"], page["tradeoff_rows"] = tradeoff_rows(result.varied, [s.options for s in result.settings],
                                                                      numbers, evaluation.front)
         page["front_summary"] = front_summary(evaluation.front, numbers)
         page["masked_note"] = masked_note(evaluation.front)
-        page["pareto_figure"] = Markup(figures.pareto_figure(result, evaluation.front, labels))  # noqa: S704
+        page["pareto_figure"] = Markup(figures.pareto_figure(result, evaluation.front, labels))
         page["recommendation"] = (recommendation_lines(result, evaluation.recommendation)
                                   if evaluation.recommendation is not None else [])
         page["advice"] = source_advice_lines(result.varied, evaluation.advice, evaluation.warning)

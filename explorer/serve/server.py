@@ -106,7 +106,7 @@ def _font_size(request: web.Request) -> int:
 
 
 @web.middleware
-async def security_headers(request: web.Request, handler):  # type: ignore[no-untyped-def]
+async def security_headers(request: web.Request, handler):
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")  # the token stays in this page
@@ -162,8 +162,11 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         await socket.prepare(request)
         width = _size(request.query.get("width"), 80)
         height = _size(request.query.get("height"), 24)
+        async def close() -> None:
+            await socket.close()
+
         service = AppService(app_command(config, ticket.open_file), write_bytes=socket.send_bytes,
-                             write_str=socket.send_str, close=socket.close, download_manager=state.downloads)
+                             write_str=socket.send_str, close=close, download_manager=state.downloads)
         state.apps.add(service)
         try:
             await service.start(width, height)

@@ -20,7 +20,7 @@ from explorer.engine.model import Chunk
 from explorer.engine.options import ChunkOptions
 from explorer.engine.parse import ParsedFile, parse_source
 from explorer.engine.text import WHITESPACE
-from explorer.engine.trace import ACTION_LABELS, TraceStep, trace_parsed
+from explorer.engine.trace import TraceStep, trace_parsed
 
 from ..document.load import structure_of
 from ..document.model import Chunking, ChunkLayout, ChunkStats, LoadedFile, needs_reparse
