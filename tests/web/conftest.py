@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,10 +73,8 @@ class Server:
 def children_of(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
+        with contextlib.suppress(OSError):
             found += [int(p) for p in (task / "children").read_text().split()]
-        except OSError:
-            pass
     return found
 
 
@@ -134,3 +135,11 @@ def browsers() -> Iterator[list[Browser]]:
     finally:
         for browser in opened:
             browser.close()
+
+
+def status_of(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()

@@ -1,0 +1,103 @@
+"""The report's pieces without a browser: escaping, offsets, the parts each command
+writes, and the refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from explorer.report.files import utf16_offsets
+from explorer.report.render import pre_text, script_json
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = '"""</pre></script><script>alert(1)</script><img src=x onerror=alert(2)> & {{ x }} {% y %}"""\n'
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=cwd)
+
+
+class Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+@pytest.fixture
+def small_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "hostile.py").write_text(HOSTILE + "\n\ndef f():\n    return '<b>'\n")
+    (repo / "plain.py").write_text(
+        "def area(width, height):\n    \"\"\"Compute the area of a rectangle from its two sides given.\"\"\"\n"
+        "    return width * height\n")
+    return repo
+
+
+def test_file_content_never_becomes_markup(small_repo, tmp_path):
+    out = tmp_path / "r.html"
+    done = run_cli("report", str(small_repo), "-o", str(out), "--no-eval", "--no-sweep", "-q")
+    assert done.returncode == 0, done.stderr
+    page = out.read_text()
+    parser = Elements()
+    parser.feed(page)
+    scripts = [attrs for tag, attrs in parser.tags if tag == "script"]
+    assert scripts == [{}]  # our one inline script; nothing from the files
+    assert not [tag for tag, _ in parser.tags if tag == "img"]
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)" in page
+    assert "{{ x }}" in page  # template syntax in a file is text, not evaluated
+
+
+def test_pre_text_keeps_every_character():
+    assert pre_text("\nline\r\n<&>") == "\n\nline&#13;\n&lt;&amp;&gt;"
+
+
+def test_script_json_cannot_close_its_block():
+    text = script_json({"s": "</script><!-- \u2028 &"})
+    assert "</" not in text and "<!--" not in text and "\u2028" not in text
+    assert json.loads(str(text)) == {"s": "</script><!-- \u2028 &"}
+
+
+def test_offsets_count_utf16_units_beyond_the_basic_plane():
+    text = "a𝄞b🙂c"
+    assert utf16_offsets(text, [(0, 2), (2, 5)]) == ((0, 3), (3, 7))
+    assert utf16_offsets("abc", [(0, 3)]) == ((0, 3),)
+
+
+def test_eval_and_sweep_write_the_same_report_for_their_run(small_repo, tmp_path):
+    evaluated, swept = tmp_path / "eval.html", tmp_path / "sweep.html"
+    done = run_cli("eval", str(small_repo), "--max-size", "40,80", "--html", str(evaluated), "-q")
+    assert done.returncode == 0, done.stderr
+    done = run_cli("sweep", str(small_repo), "--max-size", "40,80", "--html", str(swept), "-q", "--no-chart")
+    assert done.returncode == 0, done.stderr
+    eval_page, sweep_page = evaluated.read_text(), swept.read_text()
+    assert 'id="evaluation"' in eval_page and 'id="intervals-recall-5"' in eval_page
+    assert 'id="sweep"' not in eval_page
+    assert 'id="sweep"' in sweep_page and 'id="evaluation"' not in sweep_page
+    for page in (eval_page, sweep_page):  # one renderer: the same files, settings and record in both
+        assert 'id="files"' in page and 'id="settings"' in page and "chunk-explorer 0." in page
+
+
+def test_an_unwritable_output_fails_before_any_work(small_repo, tmp_path):
+    done = run_cli("report", str(small_repo), "-o", str(tmp_path / "missing" / "r.html"))
+    assert done.returncode == 1
+    assert "does not exist" in done.stderr
+    done = run_cli("eval", str(small_repo), "--html", str(tmp_path / "missing" / "r.html"))
+    assert done.returncode == 1 and "does not exist" in done.stderr
+
+
+def test_the_walkthrough_refuses_what_teach_cannot_read(tmp_path):
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01\x02" * 100)
+    done = run_cli("report", "--teach", str(tmp_path / "blob.bin"), "-o", str(tmp_path / "t.html"))
+    assert done.returncode == 2 and "--teach" in done.stderr
+    assert not (tmp_path / "t.html").exists()
