@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import statistics
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -38,10 +40,8 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 def children_of(pid: int) -> list[int]:
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
+        with contextlib.suppress(OSError):
             found += [int(p) for p in (task / "children").read_text().split()]
-        except OSError:
-            pass
     return found
 
 
@@ -60,7 +60,7 @@ def memory_mb(pid: int) -> tuple[float, float]:
     return values["Rss:"], values["Pss:"]
 
 
-async def visitor(origin: str, token: str, open_file: str | None, frames: list[int]) -> tuple[object, float]:
+async def visitor(origin: str, token: str, open_file: str | None, frames: list[int]) -> tuple[tuple[Any, Any], float]:
     """Connect like the page does; returns the websocket and the seconds to the first screen."""
     import aiohttp
 

@@ -84,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
         return _teach(args)
     if not args.paths:
         raise UsageError("report: give the PATH... to report on (or --teach FILE)")
-    if args.compare != "lines" and not args.compare.isdigit():
-        raise UsageError(f"--compare {args.compare}: lines, or a max size (a number)")
+    if args.compare != "lines" and not (args.compare.isdigit() and int(args.compare) > 0):
+        raise UsageError(f"--compare {args.compare}: lines, or a max size (a positive number)")
     try:
         parse_sources(args.queries)
     except ValueError as exc:

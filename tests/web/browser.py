@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -57,8 +58,8 @@ class Browser:
         options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
         self.driver = webdriver.Chrome(options=options, service=Service(DRIVER))
         self.requests: list[str] = []
-        self.screen = None
-        self._stream = None
+        self.screen: Any = None  # a pyte Screen once the page sent its size
+        self._stream: Any = None
 
     def close(self) -> None:
         try:
