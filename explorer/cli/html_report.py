@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..display import human_bytes
 from ..terminal_text import visible
 from ..workspace.atomic import check_writable
+from .errors import require_extra
 from .report import say
 
 if TYPE_CHECKING:
@@ -25,8 +26,9 @@ def add_html_option(group: argparse.ArgumentParser | argparse._ArgumentGroup) ->
 
 
 def check_html_target(args: argparse.Namespace) -> None:
-    """Fail before any work when ``--html`` cannot be written. Raises OutputError."""
+    """Fail before any work when ``--html`` cannot be written (OutputError) or drawn (MissingExtra)."""
     if getattr(args, "html", None):
+        require_extra("report", "matplotlib")
         check_writable(args.html)
 
 

@@ -17,7 +17,7 @@ from types import ModuleType
 
 from ..version import tool_version
 from ..workspace.export import OutputError
-from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
+from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, MissingExtra, UsageError
 from .report import error
 
 #: The verbs, in the order ``--help`` lists them.
@@ -105,7 +105,7 @@ def guarded(run: Callable[[], int]) -> int:
     except UsageError as exc:
         error(str(exc))
         return EXIT_USAGE
-    except OutputError as exc:
+    except (OutputError, MissingExtra) as exc:
         error(str(exc))
         return EXIT_FAILED
     except KeyboardInterrupt:

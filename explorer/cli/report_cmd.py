@@ -21,7 +21,7 @@ from ..workspace.atomic import check_writable
 from ..workspace.evaluate import budget_config, evaluate_paths
 from ..workspace.sweep import sweep_paths
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .errors import EXIT_FAILED, EXIT_OK, UsageError, require_extra
 from .eval_cmd import DEFAULT_EVAL_MAX_SIZES
 from .flag_types import positive_int
 from .frame import Frame
@@ -80,6 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.teach is None:
+        require_extra("report", "matplotlib")  # the figures; the walkthrough has none
     if args.teach is not None:
         return _teach(args)
     if not args.paths:

@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..workspace.confine import Confinement, PathRefused
-from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .errors import EXIT_FAILED, EXIT_OK, UsageError, require_extra
 from .flag_types import positive_int
 from .report import say
 
@@ -75,6 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ..serve.visitors import ServeConfig
 
+    require_extra("serve", "textual_serve", "aiohttp")
     config = _config(args)
     try:
         listener = _listen(config.host, config.port)

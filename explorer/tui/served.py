@@ -72,8 +72,8 @@ def _watch(parent: int) -> None:
 
 
 def _end() -> None:
-    """SIGTERM first (Textual's web driver exits the app cleanly on it), then a hard exit."""
-    with contextlib.suppress(OSError):
-        os.kill(os.getpid(), signal.SIGTERM)
-    time.sleep(EXIT_GRACE)
-    os._exit(1)
+    """SIGTERM first (Textual's web driver exits the app cleanly on it), then SIGKILL."""
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(OSError):
+            os.kill(os.getpid(), signum)
+        time.sleep(EXIT_GRACE)

@@ -101,3 +101,15 @@ def test_the_walkthrough_refuses_what_teach_cannot_read(tmp_path):
     done = run_cli("report", "--teach", str(tmp_path / "blob.bin"), "-o", str(tmp_path / "t.html"))
     assert done.returncode == 2 and "--teach" in done.stderr
     assert not (tmp_path / "t.html").exists()
+
+
+def test_a_missing_extra_is_named_with_its_install_command(monkeypatch, capsys, tmp_path):
+    import importlib.util
+
+    from explorer.cli import main as cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    assert cli.main(["report", str(tmp_path), "-o", str(tmp_path / "r.html")]) == 1
+    assert "pip install 'chunk-explorer[report]'" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
