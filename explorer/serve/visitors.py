@@ -64,11 +64,6 @@ def app_environment(config: ServeConfig, base: Mapping[str, str] | None = None) 
     environment[JOBS_VARIABLE] = "1"
     folder = config.confinement.write_dir
     environment[CACHE_VARIABLE] = "off" if folder is None else os.path.join(folder, CACHE_FOLDER)
-    # The explorer is imported from where this server's is (a source checkout included).
-    package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    paths = [p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if package_parent not in paths:
-        environment["PYTHONPATH"] = os.pathsep.join([package_parent, *paths])
     return environment
 
 

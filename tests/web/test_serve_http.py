@@ -54,3 +54,21 @@ def test_a_teach_file_outside_path_is_a_usage_error(repository: Path):
                           timeout=60)
     assert done.returncode == 2
     assert "outside the folder being served" in done.stderr
+
+
+def test_each_app_is_the_explorer_itself_confined_on_one_core(tmp_path):
+    from explorer.serve.visitors import ServeConfig, app_command, app_environment
+    from explorer.workspace.confine import Confinement
+
+    config = ServeConfig(Confinement.of(str(tmp_path), str(tmp_path / "out")), explorer_args=("code", "--max-size", "60"),
+                         teach=str(tmp_path / "code" / "a b.py"), python="/usr/bin/python3")
+    command = app_command(config, open_file=str(tmp_path / "code" / "it's.py"))
+    assert command.startswith("exec /usr/bin/python3 -m explorer code --max-size 60 --served --write-to ")
+    assert "'" + str(tmp_path / "code" / "a b.py") + "'" in command  # every part quoted for the shell
+    assert "--open " in command and "it'\"'\"'s.py" in command
+    environment = app_environment(config, {"HOME": "/home/x"})
+    assert environment == {"HOME": "/home/x", "CHUNK_EXPLORER_JOBS": "1",
+                           "CHUNK_EXPLORER_CACHE": str((tmp_path / "out").resolve() / ".cache")}
+    nowhere = ServeConfig(Confinement.of(str(tmp_path)))
+    assert app_environment(nowhere, {})["CHUNK_EXPLORER_CACHE"] == "off"
+    assert "--write-to" not in app_command(nowhere)
