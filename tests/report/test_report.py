@@ -1,5 +1,5 @@
 """The report's pieces without a browser: escaping, offsets, the parts each command
-writes, and the refusals."""
+writes, the refusals, and the size of the standard library's json package's report."""
 
 from __future__ import annotations
 
@@ -113,3 +113,13 @@ def test_a_missing_extra_is_named_with_its_install_command(monkeypatch, capsys, 
     assert cli.main(["report", str(tmp_path), "-o", str(tmp_path / "r.html")]) == 1
     assert "pip install 'chunk-explorer[report]'" in capsys.readouterr().err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_the_report_of_the_standard_librarys_json_package_is_small(tmp_path):
+    out = tmp_path / "json.html"
+    done = run_cli("report", os.path.dirname(json.__file__), "-o", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    size = out.stat().st_size
+    assert size < 300_000, f"{size:,} bytes"  # the bound docs/reports.md states
+    text = out.read_text()
+    assert "<script src" not in text and "<link" not in text and "http://" not in text.split("<main>")[0]

@@ -38,13 +38,19 @@ def chromium_missing() -> str | None:
     return None
 
 
-needs_chromium = pytest.mark.skipif(chromium_missing() is not None, reason=chromium_missing() or "")
+#: CI (``.ci/run``) sets this: there a missing browser fails the tests instead of skipping them.
+REQUIRED = os.environ.get("CHUNK_EXPLORER_BROWSER_TESTS") == "required"
+
+needs_chromium = pytest.mark.skipif(chromium_missing() is not None and not REQUIRED, reason=chromium_missing() or "")
 
 
 class Browser:
     """One headless Chromium window, with its own profile folder (removed on close)."""
 
     def __init__(self, width: int = 1280, height: int = 800):
+        missing = chromium_missing()
+        if missing is not None:  # only reached where the browser is required (CI)
+            raise AssertionError(f"CHUNK_EXPLORER_BROWSER_TESTS=required, but {missing}")
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 

@@ -5,7 +5,6 @@ teach walkthrough steps with the keyboard."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -163,12 +162,3 @@ def test_the_walkthrough_steps_with_the_keyboard(report_repo, tmp_path, browsers
         "return new Set(Array.from(document.querySelectorAll('#teach-code span[class^=\"c\"]'), s => s.className)).size")
     assert coloured == min(closed, 8)  # every chunk done in a colour of its own (eight in turn)
 
-
-def test_the_report_of_the_standard_librarys_json_package_is_small(tmp_path):
-    out = tmp_path / "json.html"
-    done = run_cli("report", os.path.dirname(json.__file__), "-o", str(out), "-q")
-    assert done.returncode == 0, done.stderr
-    size = out.stat().st_size
-    assert size < 300_000, f"{size:,} bytes"  # the bound docs/reports.md states
-    text = out.read_text()
-    assert "<script src" not in text and "<link" not in text and "http://" not in text.split("<main>")[0]
