@@ -13,7 +13,7 @@ from .terminal_text import visible
 if TYPE_CHECKING:  # types only: the figures need no engine at run time
     from .engine.batch.skips import SkipRecord
     from .engine.measure.quality import GroupSummary
-    from .engine.measure.sweep import SettingResult
+    from .engine.measure.sweep import SettingResult, SweepResult
     from .engine.options import ChunkOptions
     from .engine.retrieval import EvalResult
     from .engine.retrieval.pareto import ParetoFront
@@ -34,11 +34,17 @@ def bar(value: float, peak: float, width: int) -> str:
     return ("█" * full + (BLOCKS[rest] if rest else "")).ljust(width)
 
 
-def human_bytes(count: float) -> str:
+def byte_unit(count: float) -> tuple[str, float]:
+    """The unit a byte count is written in (GB, MB, kB, B) and its scale."""
     for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if count >= scale:
-            return f"{count / scale:.1f} {unit}"
-    return f"{int(count)} B"
+            return unit, scale
+    return "B", 1.0
+
+
+def human_bytes(count: float) -> str:
+    unit, scale = byte_unit(count)
+    return f"{int(count)} B" if unit == "B" else f"{count / scale:.1f} {unit}"
 
 
 def format_pct(value: float | None) -> str:
@@ -229,6 +235,40 @@ def tradeoff_rows(varied: Sequence[str], options: Sequence[ChunkOptions], number
                 cells.append(f"{mark}{int(point.cost(axis)):,}")
         rows.append(cells)
     return head, rows
+
+
+def sweep_heading(result: SweepResult) -> str:
+    """The sweep table's title: how many files, the size unit, what the index size counts."""
+    unit: str = result.settings[0].options.size_unit if "size_unit" not in result.varied else "unit"
+    tokenizer = result.settings[0].options.tokenizer if result.settings else None
+    if tokenizer:
+        unit += f", tokens counted with {tokenizer}"
+    return (f"Sweep of {plural(result.files, 'file')} (sizes in {unit}; "
+            f"index = vectors of {result.embedding_dim} float32 + contextualized text)")
+
+
+def evaluation_heading(result: EvalResult) -> str:
+    """The evaluation's title: files, queries and their source, the retriever, the budget
+    with its unit, the hit rule."""
+    tokenizer = result.settings[result.reference].options.tokenizer if result.settings else None
+    source = "from docs, masked" if result.query_source == "docs" else visible(result.query_source)
+    return (f"Retrieval on {plural(result.files, 'file')}: {plural(len(result.queries), 'query', 'queries')} "
+            f"({source}), {result.retriever}, budget {result.config.budget:,} {result.config.budget_unit}, "
+            f"hit at {result.config.hit_threshold:g} overlap"
+            + (f", sizes in tokens counted with {tokenizer}" if tokenizer else ""))
+
+
+def evaluation_legend(result: EvalResult, current: int | None) -> str:
+    """What the marks of the evaluation's ``#`` column mean."""
+    reference = result.settings[result.reference].index + 1
+    return f"r the reference (#{reference})" + ("; * the settings in effect now" if current is not None else "")
+
+
+def tradeoff_heading(front: ParetoFront) -> str:
+    """The trade-off's title: the measure, the unit of its costs, what ◆ marks."""
+    unit = f"{front.unit} tokens" if front.unit != "nws" else "non-whitespace characters (no tokenizer installed)"
+    return (f"Trade-off: {front.measure} against cost (sizes in {unit}). {ON_FRONT} on the front: no other "
+            f"setting has as high a {front.measure} for less of that cost.")
 
 
 def masked_note(front: ParetoFront) -> str:

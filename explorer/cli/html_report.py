@@ -33,7 +33,8 @@ def check_html_target(args: argparse.Namespace) -> None:
 
 
 def write_html(frame: Frame, files_plan: WalkPlan, path: str, *, title: str, sweep: SweepResult | None = None,
-               evaluation: EvaluationPart | None = None, compare: str = "lines") -> None:
+               sweep_current: int | None = None, evaluation: EvaluationPart | None = None,
+               compare: str = "lines") -> None:
     """The report of a run: its files chunked with the effective settings, and its parts."""
     from ..report.content import ReportContent
     from ..report.files import build_files
@@ -42,6 +43,6 @@ def write_html(frame: Frame, files_plan: WalkPlan, path: str, *, title: str, swe
     files = build_files(files_plan, frame.options, compare, jobs=frame.jobs)
     content = ReportContent(title=title, root=files_plan.root, options=frame.options,
                             settings_file=frame.resolved.settings_path, files=files, sweep=sweep,
-                            evaluation=evaluation)
+                            sweep_current=sweep_current, evaluation=evaluation)
     size = write_report(content, path)
     say(f"Wrote the report to {visible(path)} ({human_bytes(size)}).")

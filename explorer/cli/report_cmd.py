@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..display import human_bytes
+from ..display import human_bytes, plural, skipped_lines
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import EvalConfig
@@ -21,10 +21,11 @@ from ..workspace.atomic import check_writable
 from ..workspace.evaluate import budget_config, evaluate_paths
 from ..workspace.sweep import sweep_paths
 from . import options as cli_options
-from .errors import EXIT_FAILED, EXIT_OK, UsageError, require_extra
+from .errors import EXIT_OK, UsageError, require_extra
 from .eval_cmd import DEFAULT_EVAL_MAX_SIZES
 from .flag_types import positive_int
 from .frame import Frame
+from .outcome import Outcome
 from .recommendation import add_objective
 from .report import eval_progress, progress_bar, say
 from .settings_grid import add_axes, build_settings, current_index
@@ -100,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
 
     files_plan = frame.walk()
     if not files_plan.files:
-        say("Nothing to report: no files (check the paths, or --include/--exclude).")
-        return EXIT_FAILED
+        return _said(Outcome(files_plan, files_plan.skipped, done=0), quiet=args.quiet)
     with progress_bar(len(files_plan.files), "chunking", frame.show_progress) as on_progress:
         files = build_files(files_plan, frame.options, args.compare, jobs=frame.jobs, max_source=args.max_source,
                             on_progress=on_progress)
@@ -126,15 +126,27 @@ def run(args: argparse.Namespace) -> int:
             say(f"The evaluation found no queries ({visible(args.queries)}); the report has no evaluation.")
     title = args.title or f"Chunking report: {os.path.basename(files_plan.root.rstrip(os.sep)) or files_plan.root}"
     content = ReportContent(title=title, root=files_plan.root, options=frame.options,
-                            settings_file=frame.resolved.settings_path, files=files, sweep=sweep, evaluation=evaluation)
+                            settings_file=frame.resolved.settings_path, files=files, sweep=sweep, sweep_current=current,
+                            evaluation=evaluation)
     size = write_report(content, args.output)
-    say(f"Wrote {visible(args.output)} ({human_bytes(size)}): {len(files.sections):,} files, "
-        f"{files.summary.overall.chunks:,} chunks"
-        + (f"; {len(files.left_out):,} files left out over --max-source" if files.left_out else "") + ".")
+    say(f"Wrote {visible(args.output)} ({human_bytes(size)}): {plural(len(files.sections), 'file')}, "
+        f"{plural(files.summary.overall.chunks, 'chunk')}"
+        + (f"; {plural(len(files.left_out), 'file')} left out over --max-source" if files.left_out else "") + ".")
     if files.failed:
-        say(f"{len(files.failed)} files failed; the report covers the others.")
-        return EXIT_FAILED
-    return EXIT_OK
+        say(f"{plural(len(files.failed), 'file')} failed; the report covers the others.")
+    return _said(Outcome(files_plan, files.skipped, done=files.summary.overall.files, failed=len(files.failed)),
+                 quiet=args.quiet)
+
+
+def _said(outcome: Outcome, *, quiet: bool) -> int:
+    """Name what was skipped (unless quiet) and why the run fell short, as every command
+    over PATH does; the exit status by their one rule."""
+    if not quiet:
+        for line in skipped_lines(outcome.skipped):
+            say(line)
+    for line in outcome.lines("report"):
+        say(line)
+    return outcome.status
 
 
 def _teach(args: argparse.Namespace) -> int:
@@ -160,5 +172,6 @@ def _teach(args: argparse.Namespace) -> int:
     content = ReportContent(title=args.title or f"Teach: {os.path.basename(path)}", root=root,
                             options=options, settings_file=resolved.settings_path, walkthrough=walk)
     size = write_report(content, args.output)
-    say(f"Wrote {visible(args.output)} ({human_bytes(size)}): {len(walk.steps):,} steps, {len(walk.chunks):,} chunks.")
+    say(f"Wrote {visible(args.output)} ({human_bytes(size)}): {plural(len(walk.steps), 'step')}, "
+        f"{plural(len(walk.chunks), 'chunk')}.")
     return EXIT_OK

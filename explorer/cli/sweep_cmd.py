@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         evaluation = (EvaluationPart(retrieval, front, recommendation, advice, warning, current)
                       if retrieval is not None and front is not None else None)
         write_html(frame, files_plan, args.html, title=f"Sweep: {os.path.basename(frame.root) or frame.root}",
-                   sweep=result, evaluation=evaluation)
+                   sweep=result, sweep_current=current, evaluation=evaluation)
     if not args.quiet:
         for line in run_summary(result, len(settings)):
             say(line)

@@ -40,6 +40,8 @@ class ReportContent:
     settings_file: str | None = None
     files: FilesPart | None = None
     sweep: SweepResult | None = None
+    #: The grid's setting that is the settings in effect (``*`` in the sweep's table), or None.
+    sweep_current: int | None = None
     evaluation: EvaluationPart | None = None
     walkthrough: Walkthrough | None = None
     command: str = field(default_factory=lambda: shlex.join(["chunk-explorer", *sys.argv[1:]]))

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
+
+from ..display import byte_unit, format_pct
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -135,22 +137,27 @@ def pareto_figure(result: EvalResult, front: ParetoFront, labels: Sequence[str])
 
 
 def sweep_figure(result: SweepResult, labels: Sequence[str]) -> str:
-    """Per setting: chunks, index size, tiny% and split% (as the CLI's chart draws them)."""
-    panels: tuple[tuple[str, list[float]], ...] = (
-        ("chunks", [float(s.chunks) for s in result.settings]),
-        ("index size (MB)", [s.index_bytes / 1e6 for s in result.settings]),
-        ("tiny %", [s.summary.overall.tiny_pct or 0.0 for s in result.settings]),
-        ("split (fit) %", [s.summary.overall.split_any_pct or 0.0 for s in result.settings]),
+    """Per setting: chunks, index size, tiny% and split%, as the CLI's chart draws them
+    (the two percentages on one scale of at least 0-10%), each bar labelled with its
+    figure in the table's unit, so a 0 reads as 0 and not as a missing bar."""
+    unit, scale = byte_unit(max((s.index_bytes for s in result.settings), default=0))
+    panels: tuple[tuple[str, list[float], Callable[[float], str]], ...] = (
+        ("chunks", [float(s.chunks) for s in result.settings], "{:,.0f}".format),
+        (f"index size ({unit})", [s.index_bytes / scale for s in result.settings], "{:,.1f}".format),
+        ("tiny %", [s.summary.overall.tiny_pct or 0.0 for s in result.settings], format_pct),
+        ("split (fit) %", [s.summary.overall.split_any_pct or 0.0 for s in result.settings], format_pct),
     )
+    percent_scale = max([10.0, *panels[2][1], *panels[3][1]])
     count = len(result.settings)
     figure = _figure(9.6, 0.3 * count + 1.1)
     axes = figure.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     rows = list(range(count))[::-1]
-    for ax, (name, values) in zip(axes, panels):
-        ax.barh(rows, values, color=FRONT, height=0.62)
+    for ax, (name, values, shown) in zip(axes, panels):
+        bars = ax.barh(rows, values, color=FRONT, height=0.62)
+        ax.bar_label(bars, labels=[shown(v) for v in values], padding=2, fontsize=7.5, color="#22303c")
         ax.set_title(name, fontsize=9.5, loc="left")
         ax.grid(axis="y", visible=False)
-        if name.endswith("%"):
-            ax.set_xlim(0, max([10.0, *values]))
+        ax.set_axisbelow(True)  # the grid behind the bars
+        ax.set_xlim(0, percent_scale if name.endswith("%") else 1.25 * max([*values, 1e-9]))
     axes[0].set_yticks(rows, list(labels))
     return _svg(figure)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from ..engine.batch import BatchFile, ProgressCallback, chunk_batch_stream
+from ..engine.batch.skips import SkippedInput, SkipRecord
 from ..engine.measure.per_setting import chunk_setting
 from ..engine.measure.problems import PROBLEM_KINDS, WEIGHTS, FileProblems, Problem, find_problems
 from ..engine.measure.quality import FileMetrics, Summary, measure_file, summarize
@@ -81,7 +82,8 @@ class FilesPart:
     #: Files left out of the page (over the source cap), and files that failed: (path, why).
     left_out: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
-    skipped: int = 0
+    #: Every input left out, by the walk (ignored, excluded, too large...) or when read (not text).
+    skipped: list[SkipRecord] = field(default_factory=list)
 
     def worst_problems(self) -> list[tuple[FileSection, Problem]]:
         """Every problem drawn, worst kind first (the repository view's weights), then by file and line."""
@@ -132,11 +134,14 @@ def build_files(files_plan: WalkPlan, options: ChunkOptions, compare: str = LINE
     measured, second_measured = [], []
     sections: list[FileSection] = []
     failed: list[tuple[str, str]] = []
+    skipped: list[SkipRecord] = list(files_plan.skipped)
     stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, options=options,
                                 analyze=partial(analyze_report, second=second))
     for walked, result in zip(files_plan.files, stream):
         if not result.ok or result.analysis is None:
-            if not result.not_text:
+            if result.not_text:
+                skipped.append(SkippedInput.not_text(walked.rel, result.error_kind, result.error))
+            else:
                 failed.append((walked.rel, result.error or "failed"))
             continue
         metrics, problems, other_metrics, other_ranges, source = result.analysis
@@ -154,7 +159,7 @@ def build_files(files_plan: WalkPlan, options: ChunkOptions, compare: str = LINE
                                     utf16_offsets(source, other_ranges)))
     kept, left_out = _within(sections, max_source)
     return FilesPart(files_plan.root, options, second, label, kept, summarize(measured), summarize(second_measured),
-                     left_out, failed, len(files_plan.skipped))
+                     left_out, failed, skipped)
 
 
 def _within(sections: list[FileSection], max_source: int) -> tuple[list[FileSection], list[str]]:

@@ -22,11 +22,16 @@ from ..display import (
     QUALITY_COLUMNS,
     SWEEP_COLUMNS,
     axis_cells,
+    evaluation_heading,
+    evaluation_legend,
     format_num,
     front_summary,
     masked_note,
     recommendation_lines,
+    skipped_lines,
     source_advice_lines,
+    sweep_heading,
+    tradeoff_heading,
     tradeoff_rows,
 )
 from ..engine.measure.problems import DESCRIPTIONS, PROBLEM_KINDS
@@ -107,12 +112,14 @@ def render(content: ReportContent) -> str:
         page["quality_headers"] = [header for header, _, _ in QUALITY_COLUMNS]
         page["worst"] = part.worst_problems()
         page["worst_files"] = part.worst_files()
+        page["skipped"] = skipped_lines(part.skipped, limit=200)
     if content.sweep is not None and content.sweep.settings:
         sweep = content.sweep
         headers, axes = axis_cells(sweep.varied, [s.options for s in sweep.settings])
+        page["sweep_heading"] = sweep_heading(sweep)
         page["sweep_headers"] = ["#", *headers, *(c.header for c in SWEEP_COLUMNS)]
-        page["sweep_rows"] = [[str(s.index + 1), *axis, *(c.cell(s) for c in SWEEP_COLUMNS)]
-                              for s, axis in zip(sweep.settings, axes)]
+        page["sweep_rows"] = [[f"{s.index + 1}{'*' if s.index == content.sweep_current else ''}", *axis,
+                               *(c.cell(s) for c in SWEEP_COLUMNS)] for s, axis in zip(sweep.settings, axes)]
         labels = [f"#{s.index + 1} {s.label(sweep.varied)}" for s in sweep.settings]
         page["sweep_figure"] = Markup(figures.sweep_figure(sweep, labels))
     evaluation = content.evaluation
@@ -120,6 +127,8 @@ def render(content: ReportContent) -> str:
         result = evaluation.result
         labels = [f"#{s.index + 1} {s.label(result.varied)}" for s in result.settings]
         headers, axes = axis_cells(result.varied, [s.options for s in result.settings])
+        page["eval_heading"] = evaluation_heading(result)
+        page["eval_legend"] = evaluation_legend(result, evaluation.current)
         page["eval_headers"] = headers
         page["eval_rows"] = list(zip(result.settings, axes))
         page["eval_metrics"] = HEADLINE_METRICS
@@ -129,6 +138,7 @@ def render(content: ReportContent) -> str:
         numbers = [s.index for s in result.settings]
         page["tradeoff_head"], page["tradeoff_rows"] = tradeoff_rows(result.varied, [s.options for s in result.settings],
                                                                      numbers, evaluation.front)
+        page["tradeoff_heading"] = tradeoff_heading(evaluation.front)
         page["front_summary"] = front_summary(evaluation.front, numbers)
         page["masked_note"] = masked_note(evaluation.front)
         page["pareto_figure"] = Markup(figures.pareto_figure(result, evaluation.front, labels))

@@ -123,3 +123,60 @@ def test_the_report_of_the_standard_librarys_json_package_is_small(tmp_path):
     assert size < 300_000, f"{size:,} bytes"  # the bound docs/reports.md states
     text = out.read_text()
     assert "<script src" not in text and "<link" not in text and "http://" not in text.split("<main>")[0]
+
+
+class Text(HTMLParser):
+    """A page's text as a reader sees it (no tags, entities resolved, spaces collapsed)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+    @classmethod
+    def of(cls, page: str) -> str:
+        parser = cls()
+        parser.feed(page)
+        return " ".join(" ".join(parser.parts).split())
+
+
+def test_the_report_says_what_the_cli_says_with_the_same_units(small_repo, tmp_path):
+    """The evaluation's, the trade-off's and the sweep's headings are the CLI's lines, budget
+    and cost units included; the marks of the settings in effect are the CLI's."""
+    (small_repo / ".chunk-explorer.toml").write_text(
+        '[chunk]\nmax_size = 80\nsize_unit = "tokens"\ntokenizer = "cl100k_base"\n')
+    evaluated, swept = tmp_path / "eval.html", tmp_path / "sweep.html"
+    done = run_cli("eval", str(small_repo), "--max-size", "40,80", "--html", str(evaluated), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = [" ".join(line.split()) for line in done.stdout.splitlines()]
+    page = Text.of(evaluated.read_text())
+    heading = next(line for line in said if line.startswith("Retrieval on"))
+    assert "budget" in heading and "tokens" in heading.split("budget", 1)[1]  # the budget with its unit
+    assert heading in page
+    tradeoff = next(line for line in said if line.startswith("Trade-off:"))
+    assert tradeoff in page
+    legend = next(line for line in said if line.startswith("r the reference"))
+    assert "* the settings in effect now" in legend and legend in page
+
+    done = run_cli("sweep", str(small_repo), "--max-size", "40,80", "--html", str(swept), "--no-chart", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = [" ".join(line.split()) for line in done.stdout.splitlines()]
+    page = Text.of(swept.read_text())
+    heading = next(line for line in said if line.startswith("Sweep of"))
+    assert "sizes in tokens" in heading and heading in page
+    row = next(line for line in said if line.startswith("2*"))  # the settings in effect, marked alike
+    assert " ".join(row.split()[:4]) in page
+
+
+def test_the_report_names_what_it_skipped_by_the_one_exit_rule(small_repo, tmp_path):
+    (small_repo / "blob.py").write_bytes(b"\x00\x01binary\x02" * 50)
+    out = tmp_path / "r.html"
+    done = run_cli("report", str(small_repo), "-o", str(out), "--no-eval", "--no-sweep")
+    assert done.returncode == 0, done.stderr  # a file the walk found not to be text is no failure
+    assert "1 binary: blob.py" in done.stderr
+    assert "Skipped 1 file or directory: 1 binary: blob.py" in Text.of(out.read_text())
+    done = run_cli("report", str(small_repo / "blob.py"), "-o", str(out), "--no-eval", "--no-sweep")
+    assert done.returncode == 1
+    assert "blob.py was named on the command line but skipped: binary" in done.stderr
