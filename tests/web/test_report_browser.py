@@ -57,8 +57,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
                           env=environment, timeout=300)
 
 
-def open_offline(path: Path) -> Browser:
-    browser = Browser(1400, 1000)
+def open_offline(path: Path, width: int = 1400, height: int = 1000) -> Browser:
+    browser = Browser(width, height)
     browser.offline()
     browser.driver.get(path.as_uri())
     return browser
@@ -137,7 +137,7 @@ def test_the_walkthrough_steps_with_the_keyboard(report_repo, tmp_path, browsers
     done = run_cli("report", "--teach", str(target), "-o", str(out), "--max-size", "60")
     assert done.returncode == 0, done.stderr
     steps = list(trace(str(target), target.read_bytes(), max_size=60))
-    browser = open_offline(out)
+    browser = open_offline(out, 1000, 500)  # a window shorter than the file: its box scrolls
     browsers.append(browser)
     body = browser.driver.find_element("css selector", "body")
     for _ in range(5):
@@ -154,9 +154,22 @@ def test_the_walkthrough_steps_with_the_keyboard(report_repo, tmp_path, browsers
     source = target.read_bytes()
     assert piece == source[step.piece.start:step.piece.end].decode()
     assert code == target.read_text()
+    page_at = browser.driver.execute_script("return window.scrollY")
     body.send_keys(Keys.END)
     where = browser.driver.execute_script("return document.getElementById('teach-where').textContent")
     assert where.startswith(f"step {len(steps)} of {len(steps)}")
+    # Back to the last step with a piece: the source box scrolled to it; the page did not move
+    # (the step's bar and sentence stay in view).
+    last_piece = max(k for k, s in enumerate(steps) if s.piece is not None and s.piece.end > s.piece.start)
+    for _ in range(len(steps) - 1 - last_piece):
+        body.send_keys(Keys.ARROW_LEFT)
+    assert browser.driver.execute_script("return window.scrollY") == page_at
+    seen = browser.driver.execute_script("""
+        const box = document.querySelector('.teach-source').getBoundingClientRect();
+        const now = document.querySelector('#teach-code span.now');
+        const at = now.getBoundingClientRect();
+        return [document.querySelector('.teach-source').scrollTop, at.top >= box.top && at.top < box.bottom];""")
+    assert seen[0] > 0 and seen[1]
     closed = sum(1 for s in steps if s.chunk is not None)
     coloured = browser.driver.execute_script(
         "return new Set(Array.from(document.querySelectorAll('#teach-code span[class^=\"c\"]'), s => s.className)).size")

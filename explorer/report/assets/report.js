@@ -68,6 +68,7 @@
 
   function walkthrough(run) {
     const code = document.getElementById("teach-code");
+    const box = code.parentElement;  // the scrolling source box (positioned: the spans' offsetParent)
     const spans = run.segments.map((text) => element("span", "", text));
     code.append(...spans);
     const source = run.segments.join("");
@@ -103,8 +104,15 @@
       gauge.style.width = Math.min(100, (100 * size) / (step.limit || run.limit || 1)) + "%";
       gauge.classList.toggle("over", size > (step.limit || run.limit));
       document.getElementById("teach-size").textContent = step.windowSize == null ? "" : `window ${size} of ${step.limit || run.limit} ${run.unit}`;
+      // Scroll the source box alone to the piece, never the page: the step's bar and its
+      // sentence stay where the reader has them.
       const focus = spans[(step.piece || step.window || [0])[0]];
-      if (focus && focus.scrollIntoView) focus.scrollIntoView({ block: "nearest" });
+      if (focus) {
+        const top = focus.offsetTop, bottom = top + focus.offsetHeight;
+        if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
+          box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+        }
+      }
     }
 
     function playPause() {
