@@ -35,7 +35,15 @@ def explore(argv: Sequence[str]) -> int:
             raise  # a bug inside the app, not a missing app
         error(f"the explorer is not available ({exc}); {USAGE_HINT}")
         return EXIT_FAILED
-    return run(launch.path, launch.options, walk=launch.walk, settings_path=launch.settings_path)
+    serving = None
+    if launch.served:
+        from .tui.served import Serving, hold_lifeline
+        from .workspace.confine import Confinement
+
+        hold_lifeline()  # the server's child: it ends when the server does, however that ends
+        serving = Serving(Confinement.of(launch.path, launch.write_to))
+    return run(launch.path, launch.options, walk=launch.walk, settings_path=launch.settings_path,
+               teach=launch.teach, serving=serving, open_path=launch.open)
 
 
 if __name__ == "__main__":

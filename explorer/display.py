@@ -12,10 +12,12 @@ from .terminal_text import visible
 
 if TYPE_CHECKING:  # types only: the figures need no engine at run time
     from .engine.batch.skips import SkipRecord
-    from .engine.measure.sweep import SettingResult
+    from .engine.measure.quality import GroupSummary
+    from .engine.measure.sweep import SettingResult, SweepResult
     from .engine.options import ChunkOptions
+    from .engine.retrieval import EvalResult
     from .engine.retrieval.pareto import ParetoFront
-    from .engine.retrieval.recommend import SourceAdvice
+    from .engine.retrieval.recommend import Recommendation, SourceAdvice
 
 #: Marks a cost on whose front a setting is.
 ON_FRONT = "◆"
@@ -32,11 +34,17 @@ def bar(value: float, peak: float, width: int) -> str:
     return ("█" * full + (BLOCKS[rest] if rest else "")).ljust(width)
 
 
-def human_bytes(count: float) -> str:
+def byte_unit(count: float) -> tuple[str, float]:
+    """The unit a byte count is written in (GB, MB, kB, B) and its scale."""
     for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if count >= scale:
-            return f"{count / scale:.1f} {unit}"
-    return f"{int(count)} B"
+            return unit, scale
+    return "B", 1.0
+
+
+def human_bytes(count: float) -> str:
+    unit, scale = byte_unit(count)
+    return f"{int(count)} B" if unit == "B" else f"{count / scale:.1f} {unit}"
 
 
 def format_pct(value: float | None) -> str:
@@ -229,6 +237,40 @@ def tradeoff_rows(varied: Sequence[str], options: Sequence[ChunkOptions], number
     return head, rows
 
 
+def sweep_heading(result: SweepResult) -> str:
+    """The sweep table's title: how many files, the size unit, what the index size counts."""
+    unit: str = result.settings[0].options.size_unit if "size_unit" not in result.varied else "unit"
+    tokenizer = result.settings[0].options.tokenizer if result.settings else None
+    if tokenizer:
+        unit += f", tokens counted with {tokenizer}"
+    return (f"Sweep of {plural(result.files, 'file')} (sizes in {unit}; "
+            f"index = vectors of {result.embedding_dim} float32 + contextualized text)")
+
+
+def evaluation_heading(result: EvalResult) -> str:
+    """The evaluation's title: files, queries and their source, the retriever, the budget
+    with its unit, the hit rule."""
+    tokenizer = result.settings[result.reference].options.tokenizer if result.settings else None
+    source = "from docs, masked" if result.query_source == "docs" else visible(result.query_source)
+    return (f"Retrieval on {plural(result.files, 'file')}: {plural(len(result.queries), 'query', 'queries')} "
+            f"({source}), {result.retriever}, budget {result.config.budget:,} {result.config.budget_unit}, "
+            f"hit at {result.config.hit_threshold:g} overlap"
+            + (f", sizes in tokens counted with {tokenizer}" if tokenizer else ""))
+
+
+def evaluation_legend(result: EvalResult, current: int | None) -> str:
+    """What the marks of the evaluation's ``#`` column mean."""
+    reference = result.settings[result.reference].index + 1
+    return f"r the reference (#{reference})" + ("; * the settings in effect now" if current is not None else "")
+
+
+def tradeoff_heading(front: ParetoFront) -> str:
+    """The trade-off's title: the measure, the unit of its costs, what ◆ marks."""
+    unit = f"{front.unit} tokens" if front.unit != "nws" else "non-whitespace characters (no tokenizer installed)"
+    return (f"Trade-off: {front.measure} against cost (sizes in {unit}). {ON_FRONT} on the front: no other "
+            f"setting has as high a {front.measure} for less of that cost.")
+
+
 def masked_note(front: ParetoFront) -> str:
     """Why the trade-off's chunks may differ from a sweep's: the code evaluated had its docs
     masked (doc queries); empty otherwise."""
@@ -265,6 +307,64 @@ def source_advice_lines(varied: Sequence[str], advice: Sequence[SourceAdvice], w
     if warning:
         lines.append(f"Warning: {warning}.")
     return lines
+
+
+# -- the quality table (stats, and the report's compare) -------------------------------------
+def throughput(group: GroupSummary) -> float | None:
+    """MB/s over all the timed work of the group (parse + chunk)."""
+    seconds = sum(group.seconds.values())
+    return group.bytes / 1e6 / seconds if seconds > 0 else None
+
+
+def _count(value: int) -> str:
+    return f"{value:,}"
+
+
+def _rate(value: float) -> str:
+    return f"{value:.2f}"
+
+
+#: (header, value from a GroupSummary, its format: the same as the explorer's figures).
+QUALITY_COLUMNS: tuple[tuple[str, Callable[[GroupSummary], Any], Callable[[Any], str]], ...] = (
+    ("files", lambda g: g.files, _count),
+    ("chunks", lambda g: g.chunks, _count),
+    ("min", lambda g: g.size_stats()["min"], format_num),
+    ("median", lambda g: g.size_stats()["median"], format_num),
+    ("p95", lambda g: g.size_stats()["p95"], format_num),
+    ("max", lambda g: g.size_stats()["max"], format_num),
+    ("over%", lambda g: g.over_pct, format_pct),
+    ("emb_over%", lambda g: g.embedded_over_pct, format_pct),
+    ("tiny%", lambda g: g.tiny_pct, format_pct),
+    ("exact%", lambda g: g.exact_pct, format_pct),
+    ("clean%", lambda g: g.clean_pct, format_pct),
+    ("split_top%", lambda g: g.split_top_pct, format_pct),
+    ("doc_split%", lambda g: g.doc_split_pct, format_pct),
+    ("MB/s", throughput, _rate),
+)
+
+
+# -- the recommendation ------------------------------------------------------------------------
+def recommendation_lines(result: EvalResult, recommendation: Recommendation) -> list[str]:
+    """The recommendation as the CLI prints it: the setting and why, then the evidence."""
+    chosen = result.settings[recommendation.setting]
+    label = chosen.label(result.varied)
+    head = "Keep your current settings" if recommendation.keep_current else f"Recommended: #{chosen.index + 1}"
+    lines = [f"{head} ({label}; {chosen.chunks:,} chunks) for --objective {recommendation.objective}: "
+             f"{recommendation.reason}."]
+    if recommendation.evidence and recommendation.compared is not None:
+        other = result.settings[recommendation.compared]
+        lines.append(f"Queries that moved most, #{other.index + 1} -> #{chosen.index + 1} ({recommendation.measure}):")
+        for moved in recommendation.evidence:
+            ranks = f"rank {_rank(moved.rank_before)} -> {_rank(moved.rank_after)}"
+            text = " ".join(moved.text.split())
+            text = text if len(text) <= 70 else text[:69] + "…"
+            lines.append(f"  {100 * moved.before:.0f}% -> {100 * moved.after:.0f}% ({ranks}): {text!r} -> "
+                         f"{moved.path}:{moved.line}")
+    return lines
+
+
+def _rank(rank: int | None) -> str:
+    return "-" if rank is None else str(rank)
 
 
 def options_text(options: Any) -> str:

@@ -10,3 +10,17 @@ EXIT_INTERRUPTED = 130
 
 class UsageError(Exception):
     """A problem with what the user asked for; the message says what to do instead."""
+
+
+class MissingExtra(Exception):
+    """A command needs packages of an optional extra that are not installed."""
+
+
+def require_extra(extra: str, *modules: str) -> None:
+    """Raise MissingExtra (the message says what to install) unless every module can be imported."""
+    from importlib.util import find_spec
+
+    missing = [name for name in modules if find_spec(name) is None]
+    if missing:
+        raise MissingExtra(f"this needs {', '.join(missing)}, of the {extra} extra: "
+                           f"pip install 'chunk-explorer[{extra}]'")

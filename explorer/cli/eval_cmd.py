@@ -28,6 +28,7 @@ from .eval_render import print_chart, print_cut_comparisons, print_sources, prin
 from .flag_types import fraction, non_negative_int, positive_float, positive_int, url
 from .frame import Frame
 from .history_flags import add_history_options, history_cache, history_rules
+from .html_report import add_html_option, check_html_target, write_html
 from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
@@ -151,6 +152,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print a JSON document instead of the table")
     output.add_argument("--no-chart", action="store_true", help="the table only")
+    add_html_option(output)
     output.add_argument("--save", action="store_true",
                         help="write the recommended setting to the settings file (.chunk-explorer.toml)")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no run summary")
@@ -230,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--cost-tokenizer: {exc}") from None
     if args.save:
         check_save_target(frame)
+    check_html_target(args)
     try:
         retriever = make_retriever(retriever_spec(args), frame.options.tokenizer)
     except RetrieverError as exc:
@@ -294,6 +297,11 @@ def run(args: argparse.Namespace) -> int:
         if recommendation is not None:
             print_recommendation(out, result, recommendation)
             print_source_advice(out, result, advice, warning)
+    if args.html and result.queries:
+        from ..report.content import EvaluationPart
+
+        write_html(frame, files_plan, args.html, title=f"Retrieval evaluation: {os.path.basename(frame.root) or frame.root}",
+                   evaluation=EvaluationPart(result, front, recommendation, advice, warning, current))
     if not args.quiet:
         for line in run_summary(result, len(settings), skipped):
             say(line)

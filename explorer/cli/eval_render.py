@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..display import axis_cells, bar, plural, skipped_lines
+from ..display import axis_cells, bar, evaluation_heading, evaluation_legend, plural, skipped_lines
 from ..engine.retrieval import HEADLINE_METRICS, EvalResult
 from ..engine.retrieval.recommend import DISAGREEMENT
 from ..terminal_text import visible
@@ -73,13 +73,7 @@ def print_table(console: Console, result: EvalResult, current: int | None) -> No
     from rich.text import Text
 
     ref = result.settings[result.reference]
-    console.print(Text(
-        f"Retrieval on {plural(result.files, 'file')}: {plural(len(result.queries), 'query', 'queries')} "
-        f"({'from docs, masked' if result.query_source == 'docs' else visible(result.query_source)}), "
-        f"{result.retriever}, budget {result.config.budget:,} {result.config.budget_unit}, "
-        f"hit at {result.config.hit_threshold:g} overlap"
-        + (f", sizes in tokens counted with {ref.options.tokenizer}" if ref.options.tokenizer else ""),
-        style="bold"))
+    console.print(Text(evaluation_heading(result), style="bold"))
     console.print(Text(f"In each cell: the value in % (★ the best), its 95% bootstrap interval, and the paired "
                        f"difference against #{ref.index + 1} in points, dim when its interval includes 0 "
                        "(not a real difference).", style="dim"))
@@ -114,7 +108,7 @@ def print_table(console: Console, result: EvalResult, current: int | None) -> No
         if position < len(result.settings) - 1:
             table.add_row()
     console.print(table)
-    legend = f"r the reference (#{ref.index + 1})" + ("; * the settings in effect now" if current is not None else "")
+    legend = evaluation_legend(result, current)
     hidden = [name for name in HEADLINE_METRICS if name not in metrics]
     if hidden:
         legend += f"; {', '.join(hidden)} in a wider terminal or with --json"

@@ -17,11 +17,11 @@ from types import ModuleType
 
 from ..version import tool_version
 from ..workspace.export import OutputError
-from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
+from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, MissingExtra, UsageError
 from .report import error
 
 #: The verbs, in the order ``--help`` lists them.
-VERB_NAMES = ("chunk", "stats", "languages", "sweep", "eval")
+VERB_NAMES = ("chunk", "stats", "languages", "sweep", "eval", "report", "serve")
 
 
 def verb_module(name: str) -> ModuleType:
@@ -42,6 +42,12 @@ def verb_module(name: str) -> ModuleType:
         case "eval":
             from . import eval_cmd
             return eval_cmd
+        case "report":
+            from . import report_cmd
+            return report_cmd
+        case "serve":
+            from . import serve_cmd
+            return serve_cmd
     raise KeyError(name)
 
 
@@ -78,7 +84,13 @@ def _run_command(argv: list[str]) -> int:
     first = argv[0] if argv else None
     # Only the verb named is loaded; --help lists them all; --version needs none.
     verbs = (first,) if first in VERB_NAMES else () if first == "--version" else VERB_NAMES
-    args = build_parser(verbs).parse_args(argv)
+    parser = build_parser(verbs)
+    args, extras = parser.parse_known_args(argv)
+    # serve passes PATH and the explorer's own flags on to every visitor's app (it checks them);
+    # any other verb refuses what it does not know, as parse_args would.
+    if extras and not getattr(args, "explorer_flags", False):
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    args.explorer_argv = extras
     status: int = args.run(args)
     return status
 
@@ -93,7 +105,7 @@ def guarded(run: Callable[[], int]) -> int:
     except UsageError as exc:
         error(str(exc))
         return EXIT_USAGE
-    except OutputError as exc:
+    except (OutputError, MissingExtra) as exc:
         error(str(exc))
         return EXIT_FAILED
     except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-"""The one exit-status rule of every command over ``PATH...`` (chunk, stats, sweep, eval):
+"""The one exit-status rule of every command over ``PATH...`` (chunk, stats, sweep, eval, report):
 
 - 0: every file asked for was done;
 - 1: the run went through but did not do all it was asked, and stderr says what: a file

@@ -1,11 +1,13 @@
 """The recommended setting of sweep --retrieval and eval: the ``--objective`` it optimises,
-and how the recommendation prints (the setting and why, then the queries that moved most)."""
+and how the recommendation prints (its lines, the setting and why, then the queries that moved
+most, are :func:`explorer.display.recommendation_lines`)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING
 
+from ..display import recommendation_lines
 from ..engine.retrieval import EvalResult
 from ..engine.retrieval.recommend import OBJECTIVES, Recommendation
 from ..terminal_text import visible
@@ -21,25 +23,6 @@ def add_objective(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> 
                              "chunks, the default) or budget (recall@budget: you fill --budget)")
 
 
-def recommendation_lines(result: EvalResult, recommendation: Recommendation) -> list[str]:
-    """The recommendation as the CLI prints it: the setting and why, then the evidence."""
-    chosen = result.settings[recommendation.setting]
-    label = chosen.label(result.varied)
-    head = "Keep your current settings" if recommendation.keep_current else f"Recommended: #{chosen.index + 1}"
-    lines = [f"{head} ({label}; {chosen.chunks:,} chunks) for --objective {recommendation.objective}: "
-             f"{recommendation.reason}."]
-    if recommendation.evidence and recommendation.compared is not None:
-        other = result.settings[recommendation.compared]
-        lines.append(f"Queries that moved most, #{other.index + 1} -> #{chosen.index + 1} ({recommendation.measure}):")
-        for moved in recommendation.evidence:
-            ranks = f"rank {_rank(moved.rank_before)} -> {_rank(moved.rank_after)}"
-            text = " ".join(moved.text.split())
-            text = text if len(text) <= 70 else text[:69] + "…"
-            lines.append(f"  {100 * moved.before:.0f}% -> {100 * moved.after:.0f}% ({ranks}): {text!r} -> "
-                         f"{moved.path}:{moved.line}")
-    return lines
-
-
 def print_recommendation(console: Console, result: EvalResult, recommendation: Recommendation) -> None:
     from rich.text import Text
 
@@ -48,6 +31,3 @@ def print_recommendation(console: Console, result: EvalResult, recommendation: R
         # query texts and paths are data: printable characters only, never markup
         console.print(Text(visible(line), style="bold" if number == 0 else ""))
 
-
-def _rank(rank: int | None) -> str:
-    return "-" if rank is None else str(rank)

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..display import format_num, format_pct, plural
+from ..display import QUALITY_COLUMNS as COLUMNS
+from ..display import plural
 from ..engine.batch import BatchFile, chunk_batch_stream
 from ..engine.batch.tally import RunTally
 from ..engine.measure.analyzers import analyze_quality
@@ -40,33 +41,6 @@ from the comment above them); MB/s (parse + chunk, per core).
 every file with its own figures and its chunking problems per kind (the repository
 view's: too-big, split, tiny, dangling, closer, forced, embedded)."""
 
-def _count(value: int) -> str:
-    return f"{value:,}"
-
-
-def _rate(value: float) -> str:
-    return f"{value:.2f}"
-
-
-#: (header, value from a GroupSummary, its format: the same as the explorer's figures).
-COLUMNS: tuple[tuple[str, Callable[[GroupSummary], Any], Callable[[Any], str]], ...] = (
-    ("files", lambda g: g.files, _count),
-    ("chunks", lambda g: g.chunks, _count),
-    ("min", lambda g: g.size_stats()["min"], format_num),
-    ("median", lambda g: g.size_stats()["median"], format_num),
-    ("p95", lambda g: g.size_stats()["p95"], format_num),
-    ("max", lambda g: g.size_stats()["max"], format_num),
-    ("over%", lambda g: g.over_pct, format_pct),
-    ("emb_over%", lambda g: g.embedded_over_pct, format_pct),
-    ("tiny%", lambda g: g.tiny_pct, format_pct),
-    ("exact%", lambda g: g.exact_pct, format_pct),
-    ("clean%", lambda g: g.clean_pct, format_pct),
-    ("split_top%", lambda g: g.split_top_pct, format_pct),
-    ("doc_split%", lambda g: g.doc_split_pct, format_pct),
-    ("MB/s", lambda g: throughput(g), _rate),
-)
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -79,12 +53,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cli_options.add_jobs_option(parser)
     cli_options.add_settings_options(parser)
     parser.set_defaults(run=run)
-
-
-def throughput(group: GroupSummary) -> float | None:
-    """MB/s over all the timed work of the group (parse + chunk)."""
-    seconds = sum(group.seconds.values())
-    return group.bytes / 1e6 / seconds if seconds > 0 else None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ several settings and show the trade-offs side by side (table and terminal chart)
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..engine.measure.sweep import DEFAULT_EMBEDDING_DIM
 from ..engine.options import ChunkOptions
@@ -21,6 +22,7 @@ from .errors import EXIT_FAILED, UsageError
 from .flag_types import positive_int
 from .frame import Frame
 from .history_flags import add_history_options, history_cache, history_rules
+from .html_report import add_html_option, check_html_target, write_html
 from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
@@ -81,6 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print JSON instead of the table and chart")
     output.add_argument("--no-chart", action="store_true", help="the table only")
+    add_html_option(output)
     output.add_argument("--save", metavar="PICK",
                         help="write the chosen setting to the settings file: its number in the # column "
                              "(e.g. 2 or #2), its max size (e.g. 1000), or, with --retrieval, 'recommended'")
@@ -108,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = pick_setting(args.save, settings) if args.save is not None and not save_recommended else None
     if args.save is not None:
         check_save_target(frame)
+    check_html_target(args)
     current = current_index(settings, frame.options)
 
     files_plan = frame.walk()
@@ -164,6 +168,13 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_chart:
             print_chart(out, result)
 
+    if args.html and result.files:
+        from ..report.content import EvaluationPart
+
+        evaluation = (EvaluationPart(retrieval, front, recommendation, advice, warning, current)
+                      if retrieval is not None and front is not None else None)
+        write_html(frame, files_plan, args.html, title=f"Sweep: {os.path.basename(frame.root) or frame.root}",
+                   sweep=result, sweep_current=current, evaluation=evaluation)
     if not args.quiet:
         for line in run_summary(result, len(settings)):
             say(line)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes, plural
+from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes, plural, sweep_heading
 from ..engine.measure.sweep import SettingResult, SweepResult
 from ..engine.retrieval import HEADLINE_METRICS, EvalResult
 from ..engine.retrieval.recommend import DISAGREEMENT
@@ -68,12 +68,7 @@ def print_table(console: Console, result: SweepResult, current: int | None,
     from rich.table import Table
     from rich.text import Text
 
-    unit: str = result.settings[0].options.size_unit if "size_unit" not in result.varied else "unit"
-    tokenizer = result.settings[0].options.tokenizer if result.settings else None
-    if tokenizer:
-        unit += f", tokens counted with {tokenizer}"
-    console.print(Text(f"Sweep of {plural(result.files, 'file')} (sizes in {unit}; "
-                       f"index = vectors of {result.embedding_dim} float32 + contextualized text)", style="bold"))
+    console.print(Text(sweep_heading(result), style="bold"))
     table = Table(box=None, header_style="bold", pad_edge=False)
     headers, axis_rows = axis_cells(result.varied, [s.options for s in result.settings])
     table.add_column("#", justify="right")

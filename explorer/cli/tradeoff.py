@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..display import front_summary, masked_note, source_advice_lines, tradeoff_rows
+from ..display import front_summary, masked_note, source_advice_lines, tradeoff_heading, tradeoff_rows
 from ..engine.retrieval import EvalResult
 from ..engine.retrieval.pareto import ParetoFront
 from ..engine.retrieval.recommend import SourceAdvice
@@ -23,10 +23,8 @@ def print_tradeoff(console: Console, result: EvalResult, front: ParetoFront) -> 
 
     if not result.settings:
         return
-    unit = f"{front.unit} tokens" if front.unit != "nws" else "non-whitespace characters (no tokenizer installed)"
     console.print()
-    console.print(Text(f"Trade-off: {front.measure} against cost (sizes in {unit}). ◆ on the front: no other "
-                       f"setting has as high a {front.measure} for less of that cost.", style="bold"))
+    console.print(Text(tradeoff_heading(front), style="bold"))
     numbers = [s.index for s in result.settings]
     head, rows = tradeoff_rows(result.varied, [s.options for s in result.settings], numbers, front)
     table = Table(box=None, header_style="bold", pad_edge=False)

@@ -24,6 +24,12 @@ ACTIONS = (
     "parse", "keep_together", "add", "close", "open", "descend", "separate",
     "split_lines", "split_chars", "emit_chars", "finish", "done",
 )
+#: How each action is named where a trace is shown (teach mode, the report's walkthrough).
+ACTION_LABELS = {
+    "parse": "parse", "keep_together": "keep together", "add": "add", "close": "close chunk",
+    "open": "open window", "descend": "descend", "separate": "separate", "split_lines": "split at lines",
+    "split_chars": "split at characters", "emit_chars": "emit part", "finish": "finish", "done": "done",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ through :mod:`.app_state` and ask for changes with :mod:`.app_messages`.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable
 
@@ -34,8 +35,9 @@ from .processes import start_resource_tracker
 from .screens.explore import ExploreScreen
 from .screens.help import HelpScreen
 from .screenshot import save_screenshot
+from .served import Serving
 from .steps import stepped_size
-from .tools import open_compare, open_queries, open_sweep, open_teach
+from .tools import open_compare, open_queries, open_sweep, open_teach, open_teach_on
 from .watch import FilesChangedOnDisk, watch_directory
 
 
@@ -79,11 +81,20 @@ class ChunkExplorerApp(App[int]):
         watch: bool = True,
         show_timings: bool = True,
         start_dir: str | None = None,
+        teach: str | None = None,
+        serving: Serving | None = None,
+        open_path: str | None = None,
     ):
         super().__init__()
         target = os.path.abspath(path or os.curdir)
         self.root = target if os.path.isdir(target) else os.path.dirname(target)
-        self.initial_file = None if os.path.isdir(target) else target
+        self.initial_file = os.path.abspath(open_path) if open_path else None if os.path.isdir(target) else target
+        #: ``--teach FILE``: teach mode on it at start, in the presentation layout.
+        self.teach_file = os.path.abspath(teach) if teach else None
+        #: The rules of an app served to a browser (reads under the root, writes in one folder), or None.
+        self.serving = serving
+        if serving is not None and serving.confinement.write_dir is not None:
+            start_dir = serving.confinement.write_dir  # exports are proposed, and typed paths read, there
         self.start_dir = os.path.abspath(start_dir or os.getcwd())
         self.walk_options = walk
         self.settings_path = settings_path
@@ -92,7 +103,8 @@ class ChunkExplorerApp(App[int]):
         #: Loads and chunks the open file in workers (document/).
         self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
         #: The export keys' dialogs, workers and notices (export/).
-        self.exports = ExportService(self, self.start_dir)
+        self.exports = ExportService(self, self.start_dir,
+                                     confinement=serving.confinement if serving is not None else None)
         #: The file last refused for its size (``o`` opens it anyway), or None.
         self.refused_path: str | None = None
         #: The file the user last asked to see, shown or not (a file that could not be
@@ -114,6 +126,10 @@ class ChunkExplorerApp(App[int]):
         start_resource_tracker()  # while stderr is still a real file (see processes.py)
 
     def on_mount(self) -> None:
+        if self.serving is not None:
+            self.notify(self.serving.notice(), title="Chunk Explorer in a browser", timeout=12, markup=False)
+        if self.teach_file is not None:
+            self.call_after_refresh(self.start_teaching, self.teach_file)
         if self.initial_file is not None:
             # After the first frame: parsing holds the GIL and would delay it.
             self.call_after_refresh(self.open_file, self.initial_file)
@@ -126,9 +142,25 @@ class ChunkExplorerApp(App[int]):
         heap.uninstall()
 
     # -- opening and chunking -------------------------------------------------------------
+    def read_refusal(self, path: str) -> str | None:
+        """Why a served app must not open ``path`` (outside the served folder), or None."""
+        return None if self.serving is None else self.serving.confinement.read_refusal(path)
+
     def open_file(self, path: str, *, reloaded: bool = False) -> None:
+        refusal = self.read_refusal(path)
+        if refusal is not None:
+            self.notify(refusal, title="Not opened", severity="error", markup=False)
+            return
         self.wanted_path = path
         self.service.open(path, self.options, reloaded=reloaded)
+
+    def start_teaching(self, path: str) -> None:
+        """Teach mode on ``path``, in its presentation layout (``--teach FILE``)."""
+        refusal = self.read_refusal(path)
+        if refusal is not None:
+            self.notify(refusal, title="Not opened", severity="error", markup=False)
+            return
+        open_teach_on(self, path, present=True)
 
     def on_file_chosen(self, message: FileChosen) -> None:
         self.open_file(message.path)
@@ -302,10 +334,18 @@ class ChunkExplorerApp(App[int]):
             if command.title not in ("Screenshot", "Keys"):
                 yield command
         yield SystemCommand("Help", "The keys of this screen and what its marks mean (?)", self.action_help)
-        yield SystemCommand("Screenshot", "Save an SVG picture of the screen (in ~/Downloads, or where the "
-                            "explorer was started)", lambda: self.set_timer(0.1, self.action_save_screenshot))
+        where = "downloaded by your browser" if self.serving is not None else \
+            "in ~/Downloads, or where the explorer was started"
+        yield SystemCommand("Screenshot", f"Save an SVG picture of the screen ({where})",
+                            lambda: self.set_timer(0.1, self.action_save_screenshot))
 
     def action_save_screenshot(self) -> None:
+        if self.serving is not None:
+            # Nothing is written on the server: the picture is sent to the visitor's browser.
+            name = f"{'-'.join(self.title.lower().split()) or 'screenshot'}.svg"
+            self.deliver_text(io.StringIO(self.export_screenshot()), save_filename=name, mime_type="image/svg+xml")
+            self.notify(f"Sent {name} to your browser", title="Screenshot", markup=False)
+            return
         try:
             path = save_screenshot(self.export_screenshot(), self.title, self.start_dir)
         except OSError as error:
@@ -322,7 +362,8 @@ class ChunkExplorerApp(App[int]):
             self.notify("No file was refused for its size", severity="information")
             return
         path, self.refused_path = self.refused_path, None
-        self.service.open(path, self.options, anyway=True)
+        if self.read_refusal(path) is None:
+            self.service.open(path, self.options, anyway=True)
 
     def action_reload(self) -> None:
         if self.document is not None:
@@ -335,8 +376,16 @@ class ChunkExplorerApp(App[int]):
         """Write the parameters in force to the settings file; the notice says which and where."""
         from explorer.workspace.settings import save_settings
 
+        target = self.settings_path
+        if self.serving is not None:
+            # Never the served repository's own file: the teacher's folder, or nowhere.
+            target = self.serving.settings_target()
+            if target is None:
+                self.notify("This served explorer writes nothing (the server was started without --write-to)",
+                            title="Settings not saved", severity="warning", markup=False)
+                return
         try:
-            path = save_settings(self.root, self.options, path=self.settings_path)
+            path = save_settings(self.root, self.options, path=target)
         except Exception as error:  # unwritable, malformed existing file: say so, keep going
             self.notify(str(error), title="Settings not saved", severity="error", markup=False)
             return
@@ -380,9 +429,13 @@ def run(
     *,
     walk: WalkOptions | None = None,
     settings_path: str | None = None,
+    teach: str | None = None,
+    serving: Serving | None = None,
+    open_path: str | None = None,
 ) -> int:
     """Open the explorer on a directory, or on a file inside its directory. Returns the exit status:
     non-zero after a crash (Textual prints the error once the terminal is restored)."""
-    app = ChunkExplorerApp(path, options, walk=walk, settings_path=settings_path)
+    app = ChunkExplorerApp(path, options, walk=walk, settings_path=settings_path, teach=teach, serving=serving,
+                           open_path=open_path)
     result = app.run()
     return app.return_code or result or 0

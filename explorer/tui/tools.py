@@ -44,6 +44,18 @@ def open_teach(app: App[Any], sample: str | None = None) -> None:
         _show(app, TeachScreen(path=str(chosen.path), sample=True))
 
 
+def open_teach_on(app: App[Any], path: str, *, present: bool = False) -> None:
+    """Teach mode on a file of the explored directory (``--teach FILE``), in the
+    presentation layout when ``present`` (and the screen has one)."""
+    from .teach.screen import TeachScreen
+
+    screen = TeachScreen(path=path)
+    _show(app, screen)
+    present_layout = getattr(screen, "action_present", None)
+    if present and present_layout is not None:
+        app.call_after_refresh(present_layout)
+
+
 def open_compare(app: App[Any]) -> None:
     from .compare.screen import CompareScreen
 

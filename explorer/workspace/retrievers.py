@@ -97,6 +97,7 @@ def close_retriever(retriever: Retriever) -> None:
         close()
 
 
-def default_cache_path() -> str:
-    """``$XDG_CACHE_HOME/chunk-explorer/embeddings.sqlite`` (``~/.cache`` when unset)."""
+def default_cache_path() -> str | None:
+    """``$XDG_CACHE_HOME/chunk-explorer/embeddings.sqlite`` (``~/.cache`` when unset); None
+    when the disk cache is off (:mod:`.cache_dir`)."""
     return cache_file("embeddings.sqlite")

@@ -34,7 +34,7 @@ def fake_app(monkeypatch):
     calls = []
     module = types.ModuleType(APP_MODULE)
 
-    def run(path, options, *, walk=None, settings_path=None):
+    def run(path, options, *, walk=None, settings_path=None, teach=None, serving=None, open_path=None):
         calls.append((path, options, walk, settings_path))
         return 0
 

@@ -179,3 +179,20 @@ def test_eval_overlap_zero_and_jobs_over_a_file_saying_otherwise(cli, documented
     document = run.json()
     assert [s["options"]["overlap_lines"] for s in document["settings"]] == [0]
     assert document["run"]["jobs"] == jobs
+
+
+def test_the_explorers_teach_flag_and_what_serve_passes(tmp_path):
+    from explorer.cli.errors import UsageError
+    from explorer.cli.explorer_args import parse_explorer_args
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / ".chunk-explorer.toml").write_text("[walk]\nfollow_symlinks = true\n")
+    launch = parse_explorer_args([str(tmp_path), "--teach", str(tmp_path / "a.py")])
+    assert launch.teach == str(tmp_path / "a.py") and not launch.served
+    assert launch.walk.follow_symlinks  # the settings file's, in a terminal
+    served = parse_explorer_args([str(tmp_path), "--served", "--write-to", str(tmp_path), "--open",
+                                  str(tmp_path / "a.py")])
+    assert served.served and served.write_to == str(tmp_path) and served.open == str(tmp_path / "a.py")
+    assert not served.walk.follow_symlinks  # served: never a link out of PATH, whatever the settings say
+    with pytest.raises(UsageError, match="not a file"):
+        parse_explorer_args([str(tmp_path), "--teach", str(tmp_path)])

@@ -309,3 +309,17 @@ def test_nothing_of_ray_is_imported_unless_used(tmp_path) -> None:
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_jobs_variable_caps_the_default(monkeypatch):
+    from explorer.engine.batch import JOBS_VARIABLE, default_jobs
+
+    monkeypatch.delenv(JOBS_VARIABLE, raising=False)
+    cores = default_jobs()
+    monkeypatch.setenv(JOBS_VARIABLE, "1")
+    assert default_jobs() == 1
+    monkeypatch.setenv(JOBS_VARIABLE, str(cores + 5))
+    assert default_jobs() == cores  # a cap, never more than the cores
+    for ignored in ("0", "-2", "many", ""):
+        monkeypatch.setenv(JOBS_VARIABLE, ignored)
+        assert default_jobs() == cores

@@ -57,12 +57,19 @@ __all__ = [
 ENGINES = ("local", "ray")
 
 
+#: The environment variable that caps the default number of jobs (a served explorer sets
+#: it to 1 for its visitors' apps: one core each, and no worker processes to outlive them).
+JOBS_VARIABLE = "CHUNK_EXPLORER_JOBS"
+
+
 def default_jobs() -> int:
-    """The cores this process may use."""
+    """The cores this process may use, at most ``$CHUNK_EXPLORER_JOBS`` when that is a positive number."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    cap = os.environ.get(JOBS_VARIABLE, "").strip()
+    return min(cores, int(cap)) if cap.isdigit() and int(cap) > 0 else cores
 
 
 def chunk_batch(

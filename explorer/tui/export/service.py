@@ -15,6 +15,7 @@ from textual.app import App
 
 from explorer.display import plural, skipped_lines
 from explorer.engine.options import ChunkOptions
+from explorer.workspace.confine import Confinement
 from explorer.workspace.overwrite import export_refusal
 from explorer.workspace.walk import WalkOptions
 
@@ -28,11 +29,13 @@ from .write import default_export_path, export_document, export_tree
 
 
 class ExportService:
-    """Exports of one app; typed paths are read from ``start_dir`` (where the explorer was started)."""
+    """Exports of one app; typed paths are read from ``start_dir`` (where the explorer was started).
+    A served app's ``confinement`` refuses every target outside the folder it may write into."""
 
-    def __init__(self, app: App[Any], start_dir: str):
+    def __init__(self, app: App[Any], start_dir: str, confinement: Confinement | None = None):
         self.app = app
         self.start_dir = start_dir
+        self.confinement = confinement
         #: Exports (the open file, or the whole tree) run one at a time; their workers report
         #: success and failure themselves (ExportFinished, ExportFailed).
         self.exporting: LatestJob[None] = LatestJob(app, "export")
@@ -43,9 +46,19 @@ class ExportService:
 
     def refusal(self, target: str) -> str | None:
         """Why an export must not write ``target`` (the open file, a source in the tree), or None."""
+        if self.confinement is not None and (outside := self.confinement.write_refusal(target)) is not None:
+            return outside
         state = explorer_state(self.app)
         shown = [state.document.path] if state.document is not None else []
         return export_refusal(target, state.root, state.walk_options, shown)
+
+    def writes_nothing(self) -> bool:
+        """A served app with no folder to write into: says so (no dialog is worth opening)."""
+        if self.confinement is None or self.confinement.writes:
+            return False
+        self.app.notify("This served explorer writes nothing (the server was started without --write-to)",
+                        title="Export off", severity="warning", markup=False)
+        return True
 
     # -- the open file ----------------------------------------------------------------------
     def export_file(self) -> None:
@@ -53,6 +66,8 @@ class ExportService:
         document = explorer_state(self.app).document
         if document is None:
             self.app.notify("Open a file first", severity="warning", markup=False)
+            return
+        if self.writes_nothing():
             return
         name = os.path.basename(document.path)
         self.app.push_screen(
@@ -84,6 +99,8 @@ class ExportService:
     def export_tree(self) -> None:
         """Ask where to write every file's chunks, then chunk and write them in a worker, with progress."""
         root = explorer_state(self.app).root
+        if self.writes_nothing():
+            return
         self.app.push_screen(
             ExportScreen(
                 "Export the whole tree",

@@ -42,13 +42,6 @@ _NON_SPACE = re.compile(b"[^" + re.escape(WHITESPACE) + b"]")
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 DEFAULT_SPEED = 2
 
-#: How each action is named on screen.
-ACTION_LABELS = {
-    "parse": "parse", "keep_together": "keep together", "add": "add", "close": "close chunk",
-    "open": "open window", "descend": "descend", "separate": "separate", "split_lines": "split at lines",
-    "split_chars": "split at characters", "emit_chars": "emit part", "finish": "finish", "done": "done",
-}
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class TraceRun:

@@ -7,9 +7,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from explorer.engine.text import display_line
-from explorer.engine.trace import TraceStep
-
-from .model import ACTION_LABELS
+from explorer.engine.trace import ACTION_LABELS, TraceStep
 
 LABEL = Style(dim=True)
 ACTION = Style(bold=True, reverse=True)

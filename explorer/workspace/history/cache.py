@@ -28,8 +28,9 @@ _MEMORY_AT_MOST = 100_000
 _MEMORY: dict[tuple[str, str, str], list[HistoryDefinition]] = {}
 
 
-def default_cache_path() -> str:
-    """``$XDG_CACHE_HOME/chunk-explorer/history.sqlite`` (``~/.cache`` when unset)."""
+def default_cache_path() -> str | None:
+    """``$XDG_CACHE_HOME/chunk-explorer/history.sqlite`` (``~/.cache`` when unset); None when
+    the disk cache is off (:mod:`..cache_dir`)."""
     return cache_file("history.sqlite")
 
 

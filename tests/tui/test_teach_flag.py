@@ -1,0 +1,38 @@
+"""``--teach FILE`` (and ``serve --teach``): the explorer starts in teach mode on the file,
+and steps from there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from explorer.engine.options import ChunkOptions
+from explorer.tui.app import ChunkExplorerApp
+from explorer.tui.served import Serving
+from explorer.tui.teach.screen import TeachScreen
+from explorer.workspace.confine import Confinement
+
+from .helpers import SIZE, notified, wait_for
+
+
+async def test_the_explorer_starts_teaching_the_file(tmp_path: Path):
+    target = tmp_path / "a.py"
+    target.write_text("def a():\n    return 1\n\n\ndef b():\n    return 2\n")
+    app = ChunkExplorerApp(str(tmp_path), ChunkOptions(max_size=10), watch=False, show_timings=False,
+                           teach=str(target))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen, what="teach")
+        await wait_for(pilot, lambda: screen.run is not None, what="the trace")
+        assert screen.path == str(target)
+        await pilot.press("right", "right")
+        assert screen.index == 2
+
+
+async def test_a_served_app_refuses_to_teach_a_file_outside_path(tmp_path: Path):
+    (tmp_path / "code").mkdir()
+    (tmp_path / "secret.py").write_text("s = 1\n")
+    app, messages = ChunkExplorerApp(str(tmp_path / "code"), watch=False, show_timings=False,
+                                     teach=str(tmp_path / "secret.py"),
+                                     serving=Serving(Confinement.of(str(tmp_path / "code")))), []
+    async with app.run_test(message_hook=messages.append, size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: any(n.title == "Not opened" for n in notified(messages)), what="the refusal")
+        assert not isinstance(app.screen, TeachScreen)
