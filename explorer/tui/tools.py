@@ -46,14 +46,10 @@ def open_teach(app: App[Any], sample: str | None = None) -> None:
 
 def open_teach_on(app: App[Any], path: str, *, present: bool = False) -> None:
     """Teach mode on a file of the explored directory (``--teach FILE``), in the
-    presentation layout when ``present`` (and the screen has one)."""
+    presentation layout when ``present``."""
     from .teach.screen import TeachScreen
 
-    screen = TeachScreen(path=path)
-    _show(app, screen)
-    present_layout = getattr(screen, "action_present", None)
-    if present and present_layout is not None:
-        app.call_after_refresh(present_layout)
+    _show(app, TeachScreen(path=path, present=present))
 
 
 def open_compare(app: App[Any]) -> None:

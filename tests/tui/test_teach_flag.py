@@ -23,8 +23,24 @@ async def test_the_explorer_starts_teaching_the_file(tmp_path: Path):
         screen = await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen, what="teach")
         await wait_for(pilot, lambda: screen.run is not None, what="the trace")
         assert screen.path == str(target)
+        # In the presentation layout: the source and the step fill the screen, no syntax tree.
+        assert screen.presenting
+        assert not screen.query_one("#teach-ast").display
         await pilot.press("right", "right")
         assert screen.index == 2
+        await pilot.press("escape")  # leaves the presentation layout first, as z would
+        assert not screen.presenting and app.screen is screen
+
+
+async def test_teach_mode_opened_by_its_key_is_not_presenting(tmp_path: Path):
+    target = tmp_path / "a.py"
+    target.write_text("def a():\n    return 1\n")
+    app = ChunkExplorerApp(str(target), watch=False, show_timings=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None, what="the file")
+        await pilot.press("t")
+        screen = await wait_for(pilot, lambda: isinstance(app.screen, TeachScreen) and app.screen, what="teach")
+        assert not screen.presenting
 
 
 async def test_a_served_app_refuses_to_teach_a_file_outside_path(tmp_path: Path):

@@ -131,6 +131,7 @@ def test_teach_flag_starts_every_visitor_in_teach_mode(repository, browsers):
         browser.driver.get(server.url)
         screen = browser.wait_for("step 1 of")
         assert "greeter.py" in screen
+        assert "Syntax tree" not in screen  # the presentation layout: the source and the step, large
     finally:
         stop_server(server)
 
