@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from typing import IO
@@ -15,11 +16,18 @@ class OutputError(OSError):
 
 
 def check_writable(path: str | os.PathLike[str]) -> str:
-    """Fail early, before any work, if ``path`` cannot be written. Returns the absolute path."""
+    """Fail early, before any work, if ``path`` cannot be written. Returns the absolute path
+    (a link's target: the file it points to is replaced, the link stays a link)."""
     target = os.path.abspath(os.fspath(path))
+    if os.path.islink(target):
+        target = os.path.realpath(target)
     directory = os.path.dirname(target)
     if os.path.isdir(target):
         raise OutputError(f"cannot write {path}: it is a directory; give a file name")
+    if _is_special(target):
+        if not os.access(target, os.W_OK):
+            raise OutputError(f"cannot write {path}: no permission; choose another location")
+        return target
     if not os.path.isdir(directory):
         raise OutputError(f"cannot write {path}: directory {directory} does not exist; create it first")
     if not os.access(directory, os.W_OK | os.X_OK):
@@ -35,6 +43,17 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
     without an exception. On failure the temporary file is removed and ``path``
     is left as it was."""
     target = check_writable(path)
+    if _is_special(target):
+        # A device, a pipe or a socket (``-o /dev/null``, ``-o /dev/stdout``, a FIFO): renaming a
+        # file over it would replace the device itself, so it is written in place.
+        try:
+            special = open(target, "wb" if binary else "w", encoding=None if binary else "utf-8",  # noqa: SIM115 (the with below closes it)
+                           newline=None if binary else "")
+        except OSError as exc:
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        with special:
+            yield special
+        return
     directory, name = os.path.split(target)
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
@@ -60,6 +79,15 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically."""
     with atomic_writer(path, binary=isinstance(data, bytes)) as handle:
         handle.write(data)
+
+
+def _is_special(target: str) -> bool:
+    """Whether ``target`` exists and is neither a regular file nor a directory."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _copy_mode(target: str, temp: str) -> None:

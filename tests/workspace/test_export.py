@@ -6,6 +6,7 @@ import io
 import json
 import os
 import stat
+import threading
 
 import pytest
 
@@ -142,3 +143,28 @@ def test_replace_failure_is_reported_and_cleaned_up(tmp_path, monkeypatch) -> No
         write_atomic(target, "new content")
     assert target.read_text() == "precious"
     assert os.listdir(tmp_path) == ["out.json"]
+
+
+def test_a_device_or_a_pipe_is_written_in_place_never_replaced(tmp_path) -> None:
+    # `-o /dev/null` must not turn the device into a regular file (renaming over it would). A
+    # pipe takes the same road as a device, without risking the machine's /dev/null if it broke.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    write_atomic(fifo, "through the pipe")
+    reader.join(timeout=10)
+    assert received == [b"through the pipe"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["pipe"]  # no temporary file beside it
+
+
+def test_a_link_keeps_pointing_at_the_file_it_replaces(tmp_path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_atomic(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "real.json"]
