@@ -4,7 +4,8 @@ A chunk's id is derived only from what it is, so the same file, content and sett
 give the same id on any machine and in any run, and any change to what is embedded
 changes it::
 
-    fingerprint = sha256(canonical JSON of every ChunkOptions field but namespace)[:16]
+    fingerprint = sha256(canonical JSON of every ChunkOptions field)[:16]   (namespace
+                  only when one is given)
     id = sha256(F("chunk-explorer-id/2") F(fingerprint) F(namespace) F(path) F(n)
                 F(embedded text))[:32]                          (hex digits)
 
@@ -39,21 +40,23 @@ from ..engine.options import ChunkOptions
 __all__ = ["ID_VERSION", "settings_fingerprint", "fingerprint_of", "content_hash", "chunk_id", "chunk_ids"]
 
 ID_VERSION = "chunk-explorer-id/2"
-#: Options that name where chunks go, not how they are made: in the id, not the fingerprint.
-_NOT_IN_FINGERPRINT = ("namespace",)
+#: Options left out of the fingerprint when unset: ids without a namespace stay those of
+#: before namespaces existed. Set, a namespace is in it, so a state written under another
+#: namespace is seen as other settings (every id changed).
+_ONLY_WHEN_SET = ("namespace",)
 
 
 @functools.lru_cache(maxsize=64)
 def settings_fingerprint(options: ChunkOptions) -> str:
-    """16 hex digits naming every chunking option (all fields of ChunkOptions but the
-    namespace, which goes into the id itself)."""
+    """16 hex digits naming every chunking option (all fields of ChunkOptions; the
+    namespace only when set)."""
     return fingerprint_of(options.to_dict())
 
 
 def fingerprint_of(values: dict[str, Any]) -> str:
     """The fingerprint of option values (every field, as ``ChunkOptions.to_dict`` gives them;
-    the namespace is left out)."""
-    values = {name: value for name, value in values.items() if name not in _NOT_IN_FINGERPRINT}
+    an unset namespace left out)."""
+    values = {name: value for name, value in values.items() if not (name in _ONLY_WHEN_SET and value is None)}
     canonical = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()[:16]
 

@@ -22,20 +22,23 @@ def _field(value: bytes) -> bytes:
 def test_id_follows_the_documented_formula() -> None:
     options = ChunkOptions(max_size=20)
     values = dataclasses.asdict(options)
-    del values["namespace"]  # in the id, not the fingerprint
+    del values["namespace"]  # unset: not in the fingerprint
     canonical = json.dumps(values, sort_keys=True, separators=(",", ":"))
     fingerprint = hashlib.sha256(canonical.encode()).hexdigest()[:16]
     assert settings_fingerprint(options) == fingerprint
     text = "def a():\n    return 1\n"
 
-    def expected(namespace: bytes, occurrence: bytes) -> str:
+    def expected(namespace: bytes, occurrence: bytes, fingerprint: str = fingerprint) -> str:
         return hashlib.sha256(_field(b"chunk-explorer-id/2") + _field(fingerprint.encode()) + _field(namespace)
                               + _field(b"pkg/a.py") + _field(occurrence) + _field(text.encode())).hexdigest()[:32]
 
     assert chunk_id(fingerprint, "pkg/a.py", text) == expected(b"", b"0")
     assert chunk_id(fingerprint, "pkg/a.py", text, 2, "repo") == expected(b"repo", b"2")
+    # A namespace that is set is also in the fingerprint.
+    named = hashlib.sha256(json.dumps({**values, "namespace": "repo"}, sort_keys=True,
+                                      separators=(",", ":")).encode()).hexdigest()[:16]
     assert chunk_ids("pkg/a.py", [text, text], ChunkOptions(max_size=20, namespace="repo")) == [
-        expected(b"repo", b"0"), expected(b"repo", b"1")]
+        expected(b"repo", b"0", named), expected(b"repo", b"1", named)]
     assert content_hash(b"abc") == hashlib.sha256(b"abc").hexdigest()
 
 
@@ -43,15 +46,14 @@ def test_every_option_is_in_the_fingerprint() -> None:
     base = ChunkOptions()
     values = base.to_dict()
     assert set(values) == {f.name for f in dataclasses.fields(ChunkOptions)}  # options added later included
-    chunking = [name for name in values if name != "namespace"]
     fingerprints = {settings_fingerprint(base)}
-    for name in chunking:
+    for name in values:
         fingerprints.add(fingerprint_of({**values, name: ["changed", values[name]]}))
-    assert len(fingerprints) == len(chunking) + 1
+    assert len(fingerprints) == len(values) + 1
     assert settings_fingerprint(dataclasses.replace(base, max_size=99)) != settings_fingerprint(base)
     assert settings_fingerprint(dataclasses.replace(base, strict=True)) != settings_fingerprint(base)
-    # The namespace changes every id, not the fingerprint (it says where chunks go, not how they are made).
-    assert settings_fingerprint(dataclasses.replace(base, namespace="repo")) == settings_fingerprint(base)
+    # A namespace is in the fingerprint once set (a state written under another one is stale).
+    assert settings_fingerprint(dataclasses.replace(base, namespace="repo")) != settings_fingerprint(base)
 
 
 def test_ids_depend_on_path_text_and_settings_only() -> None:
@@ -106,7 +108,8 @@ def test_a_namespace_changes_every_id_and_none_is_no_namespace() -> None:
     repo_a = chunk_ids("a.py", texts, ChunkOptions(max_size=20, namespace="repo-a"))
     repo_b = chunk_ids("a.py", texts, ChunkOptions(max_size=20, namespace="repo-b"))
     assert not set(plain) & set(repo_a) and not set(repo_a) & set(repo_b)
-    assert chunk_ids("a.py", texts, settings_fingerprint(ChunkOptions(max_size=20)), "repo-a") == repo_a
+    named = ChunkOptions(max_size=20, namespace="repo-a")
+    assert chunk_ids("a.py", texts, settings_fingerprint(named), "repo-a") == repo_a
     assert chunk_ids("a.py", texts, ChunkOptions(max_size=20, namespace=None)) == plain
 
 
