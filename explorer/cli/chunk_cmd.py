@@ -19,7 +19,7 @@ from ..workspace.incremental import StateError, open_incremental
 from ..workspace.walk import WalkPlan
 from . import options as cli_options
 from .errors import UsageError
-from .flag_types import non_negative_int, seconds
+from .flag_types import non_negative_int, option, seconds
 from .frame import Frame
 from .outcome import Outcome
 from .report import progress_bar, say, summary_lines
@@ -63,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="incremental: write only upserts and deletes since the run that wrote FILE "
                              "(JSONL), then update FILE")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    output.add_argument("--namespace", type=option("namespace"), metavar="NAME",
+                        help="put NAME (a repository's name, say) into every chunk id, so one index can hold "
+                             "the same file from several repositories (settings key: namespace)")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
     running = parser.add_argument_group("running")

@@ -36,6 +36,7 @@ CHUNK_FLAGS: dict[str, str] = {
     "strict": "strict",
     "tokenizer": "tokenizer",
     "fit": "fit",
+    "namespace": "namespace",
 }
 
 

@@ -19,9 +19,9 @@ The context's wire form (``ChunkContext.to_dict()``: camelCase keys, in this ord
                            entirely before/after the chunk, nearest first, at most
                            max_siblings per side: [{name, type, position
                            ("before"|"after"), distance (1 = adjacent)[, signature]}]
-    imports                the file's imports (each name once), or with filter_imports
-                           only those the chunk uses: [{name, source[, isDefault]
-                           [, isNamespace]}] (flags only when true)
+    imports                the imports the chunk uses (the default, filter_imports), or
+                           with filter_imports off the file's (each name once):
+                           [{name, source[, isDefault][, isNamespace]}] (flags only when true)
     parseError             {message, recoverable}, in every mode, only when the tree
                            has errors
 
@@ -44,10 +44,13 @@ never scopes.
   ``full``    everything; header has path, scope, defines, uses and siblings.
 ``sibling_detail``: ``none`` (no siblings), ``names``, ``signatures`` (each
 sibling also carries its signature, and the header shows signatures).
-``filter_imports``: keep an import when its local name appears as an identifier
-in the chunk's text outside import statements; glob imports (``*``,
-``#include``, ``require``) are always kept, since what they bring in is unknown;
-side-effect imports are dropped.
+``filter_imports`` (on by default): keep an import when its local name appears as an
+identifier in the chunk's text outside import statements (``os`` in ``os.path.join``
+for ``import os`` or ``import os.path``; ``z`` for ``from x import y as z``); glob
+imports (``*``, ``#include``, ``require``) are always kept, since what they bring in is
+unknown; side-effect imports are dropped. So adding an import to a file changes the
+header, and the id, of the chunks that use it only. Off, every chunk lists the file's
+imports, and one added import changes every chunk of the file.
 
 Contextualized text format (``C`` is the line comment of the chunk's language,
 e.g. ``#`` for Python, ``//`` for the C family, ``--`` for SQL and Lua, ``;``
@@ -93,7 +96,9 @@ MAX_SCOPE = 64
 MAX_DEFINES = 10
 MAX_USES = 10
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+#: An identifier: a letter (any script, as Python, JS and others allow) or ``_``/``$``, then
+#: letters, digits, ``_`` and ``$``.
+_IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
 
 

@@ -55,7 +55,7 @@ class ChunkOptions:
     strategy: Strategy = "ast"
     context_mode: ContextMode = "full"
     sibling_detail: SiblingDetail = "signatures"
-    filter_imports: bool = False
+    filter_imports: bool = True
     max_siblings: int = 3
     #: Raise UnsupportedLanguageError for a file with no grammar instead of chunking it by lines.
     strict: bool = False
@@ -65,9 +65,12 @@ class ChunkOptions:
     #: needed (:meth:`build` asks for it, so a bad name or file is reported before any work).
     tokenizer: str | None = None
     fit: Fit = "auto"
+    #: Goes into every chunk id (not into how chunks are made): the same file in two
+    #: repositories indexed together gets two ids when each has its own (see workspace/ids.py).
+    namespace: str | None = None
 
     def __post_init__(self) -> None:
-        for name in (*MINIMUMS, *CHOICES, *SWITCHES):
+        for name in (*MINIMUMS, *CHOICES, *SWITCHES, "namespace"):
             check_option(name, getattr(self, name))
         if self.tokenizer is None and self.size_unit == "tokens":
             raise tokens_need_a_tokenizer()
@@ -140,6 +143,9 @@ def check_option(name: str, value: Any) -> Any:
     elif name in SWITCHES:
         if not isinstance(value, bool):
             raise ValueError(f"{name} must be true or false, got {value!r}")
+    elif name == "namespace" and value is not None:
+        if not isinstance(value, str) or not value or not value.isprintable():
+            raise ValueError(f"namespace must be a name of printable characters (a repository's, say), got {value!r}")
     elif name == "language" and value is not None:
         value = resolve_language(value)
         if value in UNSAFE_GRAMMARS:

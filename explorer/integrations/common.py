@@ -22,9 +22,13 @@ from ..workspace.walk import WalkOptions, common_root, plan
 
 logger = logging.getLogger("explorer.integrations")
 
-#: Metadata keys the adapters put on every chunk.
+#: Metadata keys the adapters put on every chunk (and ``namespace`` when the options have one).
 METADATA_KEYS = ("path", "language", "chunk_id", "file_hash", "line_start", "line_end", "scope", "entities",
                  "chunk_index", "total_chunks")
+#: The keys that follow from a chunk's id alone (its path, namespace and embedded text): what
+#: a store may compare to tell whether a chunk changed. The others (the file's hash, the lines,
+#: the position in the file) also change when another part of the file does.
+ID_METADATA_KEYS = ("path", "language", "chunk_id", "scope", "entities", "namespace")
 
 
 def find_adapter_settings(start: str | os.PathLike[str] | None = None, settings_path: str | os.PathLike[str] | None = None,
@@ -51,7 +55,8 @@ class SourceFile:
 
 def walk_sources(path: str | os.PathLike[str], walk: WalkOptions | None = None) -> Iterator[SourceFile]:
     """The text files the CLI's ``chunk PATH`` takes, in its order, decoded; files that
-    are binary, not UTF-8 or unreadable are left out (logged), as the CLI skips them."""
+    are binary, not UTF-8 or unreadable are left out (logged), as the CLI skips them.
+    ``path`` is where the file was read, ``rel`` its path relative to PATH."""
     root = common_root([path])
     files_plan = plan([os.fspath(path)], walk, root=root)
     for walked in files_plan.files:
@@ -85,16 +90,17 @@ def chunk_text(rel: str, text: str, options: ChunkOptions) -> list[ChunkedText]:
     chunks = chunk_parsed(parsed, options)
     file_hash = content_hash(parsed.source.data)
     ids = chunk_ids(rel, [c.contextualized_text for c in chunks], options)
-    return [ChunkedText(id_, chunk, chunk_metadata(rel, parsed.language, chunk, id_, file_hash))
+    return [ChunkedText(id_, chunk, chunk_metadata(rel, parsed.language, chunk, id_, file_hash, options.namespace))
             for id_, chunk in zip(ids, chunks)]
 
 
-def chunk_metadata(rel: str, language: str | None, chunk: Chunk, id_: str, file_hash: str) -> dict[str, Any]:
+def chunk_metadata(rel: str, language: str | None, chunk: Chunk, id_: str, file_hash: str,
+                   namespace: str | None = None) -> dict[str, Any]:
     """Lines are 1-based and inclusive here, as editors show them (the JSON's
     ``lineRange`` is 0-based); the scope is ``Outer > Inner``, the entities are names
     joined by ", "."""
     context = chunk.context
-    return {
+    metadata = {
         "path": rel,
         "language": language,
         "chunk_id": id_,
@@ -106,3 +112,6 @@ def chunk_metadata(rel: str, language: str | None, chunk: Chunk, id_: str, file_
         "chunk_index": chunk.index,
         "total_chunks": chunk.total_chunks,
     }
+    if namespace is not None:
+        metadata["namespace"] = namespace
+    return metadata

@@ -8,9 +8,16 @@
 Each ``TextNode`` has the chunk's stable id as ``id_``, the text to embed (the chunk
 with its context header) as its text, PREVIOUS/NEXT links to its neighbours in the file
 and a SOURCE link to its document. The chunk's metadata (path, language, chunk_id,
-file_hash, line_start/line_end, scope, entities, chunk_index, total_chunks) is kept out
-of the embedded text (the header already holds the context) and ids, hashes and
-positions out of the LLM's text. Needs ``pip install 'chunk-explorer[llamaindex]'``.
+file_hash, line_start/line_end, scope, entities, chunk_index, total_chunks, namespace
+with one) is kept out of the embedded text (the header already holds the context) and
+ids, hashes and positions out of the LLM's text. ``start_char_idx``/``end_char_idx`` are
+left out: LlamaIndex means them as where the node's text lies in the document, and a
+node's text (header plus code) lies nowhere in it; the lines locate the code.
+
+For an ``IngestionPipeline`` that embeds only the chunks that changed, feed it
+:meth:`ChunkExplorerNodeParser.chunk_nodes` (each chunk its own document, so the
+docstore compares chunks, not files) and end its transformations with
+:class:`ChunkSourceLink` (examples/llamaindex_ingestion.py). Needs ``pip install 'chunk-explorer[llamaindex]'``.
 """
 
 from __future__ import annotations
@@ -21,14 +28,14 @@ from typing import Any
 
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.node_parser import NodeParser
-from llama_index.core.schema import BaseNode, Document, NodeRelationship, TextNode
+from llama_index.core.schema import BaseNode, Document, NodeRelationship, RelatedNodeInfo, TextNode, TransformComponent
 
 from ..engine.options import ChunkOptions
 from ..workspace.paths import display_path
 from ..workspace.walk import WalkOptions
-from .common import METADATA_KEYS, chunk_text, find_adapter_settings, walk_sources
+from .common import ID_METADATA_KEYS, chunk_text, find_adapter_settings, walk_sources
 
-__all__ = ["ChunkExplorerNodeParser"]
+__all__ = ["ChunkExplorerNodeParser", "ChunkSourceLink"]
 
 #: Chunk metadata an LLM gains nothing from reading.
 _NOT_FOR_LLM = ("chunk_id", "file_hash", "chunk_index", "total_chunks")
@@ -46,19 +53,25 @@ class ChunkExplorerNodeParser(NodeParser):
 
     @classmethod
     def from_options(cls, options: ChunkOptions | None = None, *, root: str | os.PathLike[str] | None = None,
-                     **kwargs: Any) -> ChunkExplorerNodeParser:
+                     namespace: str | None = None, **kwargs: Any) -> ChunkExplorerNodeParser:
+        """A parser with these options; ``namespace`` goes into every id (as the CLI's
+        ``--namespace``)."""
         options = options or ChunkOptions()
+        if namespace is not None:
+            options = ChunkOptions.build(options, namespace=namespace)
         return cls(chunk_options=options.to_dict(), root=None if root is None else os.path.abspath(os.fspath(root)),
                    **kwargs)
 
     @classmethod
     def from_settings(cls, start: str | os.PathLike[str] | None = None, *,
                       settings_path: str | os.PathLike[str] | None = None,
-                      root: str | os.PathLike[str] | None = None, **kwargs: Any) -> ChunkExplorerNodeParser:
+                      root: str | os.PathLike[str] | None = None, namespace: str | None = None,
+                      **kwargs: Any) -> ChunkExplorerNodeParser:
         """A parser with the options of the settings file the CLI would read for ``start``
         (default: the current directory), or of ``settings_path``; ``root`` defaults to ``start``."""
         settings = find_adapter_settings(start, settings_path)
-        return cls.from_options(settings.options, root=root if root is not None else (start or os.curdir), **kwargs)
+        return cls.from_options(settings.options, root=root if root is not None else (start or os.curdir),
+                                namespace=namespace, **kwargs)
 
     @property
     def options(self) -> ChunkOptions:
@@ -67,11 +80,12 @@ class ChunkExplorerNodeParser(NodeParser):
     def documents_from_directory(self, path: str | os.PathLike[str], walk: WalkOptions | None = None,
                                  *, settings_path: str | os.PathLike[str] | None = None) -> list[Document]:
         """One document per file the CLI's ``chunk PATH`` takes, with ``id_`` its path
-        relative to PATH (so re-ingesting updates it) and ``path`` metadata (the same)."""
+        relative to PATH (so re-ingesting updates it) and ``path`` and ``file_path``
+        metadata (the same: no machine's folder gets into an index)."""
         if walk is None:
             walk = find_adapter_settings(path, settings_path).walk
         return [Document(text=source.text, id_=source.rel,
-                         metadata={"path": source.rel, "file_path": source.path, "language": source.language,
+                         metadata={"path": source.rel, "file_path": source.rel, "language": source.language,
                                    "file_hash": source.file_hash},
                          excluded_embed_metadata_keys=["path", "file_path", "language", "file_hash"],
                          excluded_llm_metadata_keys=["file_path", "file_hash"])
@@ -83,18 +97,38 @@ class ChunkExplorerNodeParser(NodeParser):
         for node in nodes:
             items = chunk_text(self._path_of(node), node.get_content(), options)
             for item in items:
-                chunk = item.chunk
                 parsed.append(TextNode(
                     text=item.text,
                     id_=item.id,
                     metadata=dict(item.metadata),
-                    excluded_embed_metadata_keys=[*METADATA_KEYS, *node.excluded_embed_metadata_keys],
+                    excluded_embed_metadata_keys=[*item.metadata, *node.excluded_embed_metadata_keys],
                     excluded_llm_metadata_keys=[*_NOT_FOR_LLM, *node.excluded_llm_metadata_keys],
-                    start_char_idx=chunk.char_range.start,
-                    end_char_idx=chunk.char_range.end,
                     relationships={NodeRelationship.SOURCE: node.as_related_node_info()},
                 ))
         return parsed
+
+    def chunk_nodes(self, documents: Sequence[BaseNode]) -> list[TextNode]:
+        """The documents' chunks as nodes an ``IngestionPipeline`` with a docstore dedups one
+        by one: each node stands alone (no SOURCE: the docstore keys it by its id) and its
+        metadata is what follows from the id (path, language, chunk_id, scope, entities,
+        namespace), so its hash changes exactly when its id does. Run
+        ``pipeline.run(nodes=parser.chunk_nodes(documents))`` with
+        ``DocstoreStrategy.UPSERTS_AND_DELETE`` and :class:`ChunkSourceLink` last: unchanged
+        chunks are skipped, new ones embedded, and those gone deleted from the docstore and
+        the vector store. Lines and
+        the file's hash are left out (they change when another part of the file does; the
+        chunk id finds them in the CLI's output)."""
+        options = self.options
+        out = []
+        for document in documents:
+            for item in chunk_text(self._path_of(document), document.get_content(), options):
+                metadata = {key: item.metadata[key] for key in ID_METADATA_KEYS if key in item.metadata}
+                out.append(TextNode(
+                    text=item.text, id_=item.id, metadata=metadata,
+                    excluded_embed_metadata_keys=list(metadata),
+                    excluded_llm_metadata_keys=[key for key in _NOT_FOR_LLM if key in metadata],
+                ))
+        return out
 
     def _path_of(self, node: BaseNode) -> str:
         for key in _PATH_KEYS:
@@ -102,3 +136,16 @@ class ChunkExplorerNodeParser(NodeParser):
             if isinstance(value, str) and value:
                 return value if key == "path" else display_path(value, self.root)
         return ""
+
+
+class ChunkSourceLink(TransformComponent):
+    """The last transformation of a pipeline fed :meth:`ChunkExplorerNodeParser.chunk_nodes`:
+    what goes to the vector store is a copy of each node whose SOURCE is the chunk itself,
+    so the pipeline's delete of a chunk that is gone (by its ``ref_doc_id``) finds it. The
+    docstore keeps the nodes as given: a node that is its own source there would make the
+    docstore's delete fail."""
+
+    def __call__(self, nodes: Sequence[BaseNode], **kwargs: Any) -> list[BaseNode]:
+        return [node.model_copy(update={"relationships": {
+            **node.relationships, NodeRelationship.SOURCE: RelatedNodeInfo(node_id=node.node_id)}})
+            for node in nodes]

@@ -8,6 +8,7 @@ value; the effective options are read back from the JSON the verbs print.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -196,3 +197,27 @@ def test_the_explorers_teach_flag_and_what_serve_passes(tmp_path):
     assert not served.walk.follow_symlinks  # served: never a link out of PATH, whatever the settings say
     with pytest.raises(UsageError, match="not a file"):
         parse_explorer_args([str(tmp_path), "--teach", str(tmp_path)])
+
+
+def test_namespace_from_the_settings_file_or_the_flag_goes_into_every_id(cli, small):
+    plain = cli("chunk", small, "-q", "-j", "1", "--format", "jsonl").out
+    flag = cli("chunk", small, "-q", "-j", "1", "--format", "jsonl", "--namespace", "repo-a").out
+    settings(small, '[chunk]\nnamespace = "repo-a"\n')
+    from_file = cli("chunk", small, "-q", "-j", "1", "--format", "jsonl").out
+    overridden = cli("chunk", small, "-q", "-j", "1", "--format", "jsonl", "--namespace", "repo-b").out
+
+    def ids(out: str) -> list[str]:
+        return [json.loads(line)["id"] for line in out.splitlines() if '"id"' in line]
+
+    assert ids(flag) == ids(from_file) and ids(flag)
+    assert not set(ids(flag)) & set(ids(plain)) and not set(ids(overridden)) & set(ids(flag))
+    refused = cli("chunk", small, "-q", "--namespace", "bad\nname")
+    assert refused.code == 2 and "namespace must be a name of printable characters" in refused.err
+
+
+def test_a_state_follows_a_change_of_namespace(cli, small, tmp_path):
+    state = tmp_path / "index.state"
+    first = [json.loads(line) for line in cli("chunk", small, "-q", "--namespace", "a", "--state", state).out.splitlines()]
+    second = [json.loads(line) for line in cli("chunk", small, "-q", "--namespace", "b", "--state", state).out.splitlines()]
+    assert first and {r["id"] for r in second if r["op"] == "delete"} == {r["id"] for r in first}
+    assert {r["id"] for r in second if r["op"] == "upsert"}.isdisjoint(r["id"] for r in first)

@@ -247,8 +247,8 @@ def test_options_defaults_and_to_dict():
     opts = ChunkOptions()
     assert opts.to_dict() == {
         "max_size": 1500, "size_unit": "nws", "overlap_lines": 0, "language": None, "strategy": "ast",
-        "context_mode": "full", "sibling_detail": "signatures", "filter_imports": False, "max_siblings": 3,
-        "strict": False, "tokenizer": None, "fit": "auto",
+        "context_mode": "full", "sibling_detail": "signatures", "filter_imports": True, "max_siblings": 3,
+        "strict": False, "tokenizer": None, "fit": "auto", "namespace": None,
     }
     assert ChunkOptions.build(opts, max_size=10).max_size == 10 and opts.max_size == 1500
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -54,7 +54,7 @@ GET_USER = SERVICE[SERVICE.index("async getUser") : SERVICE.index("  deleteUser"
 
 # -- modes ---------------------------------------------------------------------------------------
 def test_full_context_keys_and_content():
-    _, ctx, _ = context_of(SERVICE, GET_USER)
+    _, ctx, _ = context_of(SERVICE, GET_USER, filter_imports=False)
     assert list(ctx) == ["filepath", "language", "scope", "entities", "siblings", "imports"]
     assert (ctx["filepath"], ctx["language"]) == ("src/services/deep/user.ts", "typescript")
     assert ctx["scope"] == [{"name": "UserService", "type": "class", "signature": "class UserService"}]
@@ -176,13 +176,13 @@ def test_filter_imports_keeps_globs_and_drops_side_effects():
 
 def test_duplicate_imports_are_listed_once():
     code = "import os\nif True:\n    import os\n\ndef f():\n    return os.sep\n"
-    _, ctx, _ = context_of(code, "def f():", "m.py")
+    _, ctx, _ = context_of(code, "def f():\n    return os.sep", "m.py")
     assert ctx["imports"] == [{"name": "os", "source": "os"}]
 
 
 # -- contextualized text -----------------------------------------------------------------------------------
 def test_contextualized_text_format():
-    b, ctx, text = context_of(SERVICE, GET_USER)
+    b, ctx, text = context_of(SERVICE, GET_USER, filter_imports=False)
     out = b.contextualize(ctx, text, "  constructor(private db: Database) {}\n\n")
     assert out == (
         "// services/deep/user.ts\n"
@@ -257,7 +257,7 @@ def test_defines_are_capped():
 
 def test_uses_lists_at_most_ten_names():
     code = "".join(f"import m{i}\n" for i in range(15)) + "x = 1\n"
-    b = builder(code, "m.py")
+    b = builder(code, "m.py", filter_imports=False)
     ctx = b.context_for(len(code) - 6, len(code))
     uses = next(line for line in b.header_lines(ctx) if "Uses:" in line)
     assert uses == "# Uses: " + ", ".join(f"m{i}" for i in range(10)) + ", … (+5 more)"
@@ -293,3 +293,18 @@ def test_generic_languages_get_context_too():
     b, ctx, text = context_of(code, code[code.index("local function sub") :].rstrip(), "m.lua")
     assert ctx["scope"] == [] and [s["name"] for s in ctx["siblings"]] == ["add"]
     assert [e["name"] for e in ctx["entities"]] == ["sub"]
+
+
+def test_uses_follows_the_names_the_chunk_uses_by_default():
+    code = ("import os\nfrom x import y as z\nfrom m import café\nimport json\n\n\n"
+            "def a():\n    return os.path.join('a')\n\n\n"
+            "def b():\n    return z(1) + y\n\n\n"
+            "def c():\n    return café\n")
+    _, ctx, _ = context_of(code, "def a():\n    return os.path.join('a')", "m.py")
+    assert [i["name"] for i in ctx["imports"]] == ["os"]  # a dotted use counts for `import os`
+    _, ctx, _ = context_of(code, "def b():\n    return z(1) + y", "m.py")
+    assert [(i["name"], i["source"]) for i in ctx["imports"]] == [("z", "x")]  # the alias, not the imported name
+    _, ctx, _ = context_of(code, "def c():\n    return café", "m.py")
+    assert [i["name"] for i in ctx["imports"]] == ["café"]  # identifiers beyond ASCII
+    _, ctx, _ = context_of(code, "def c():\n    return café", "m.py", filter_imports=False)
+    assert [i["name"] for i in ctx["imports"]] == ["os", "z", "café", "json"]  # asked for: the file's list

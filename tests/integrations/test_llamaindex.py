@@ -51,6 +51,27 @@ def test_documents_from_another_reader_are_named_by_their_path(tuned_tree) -> No
     assert nodes[0].metadata["language"] == "rust"
     again = parser.get_nodes_from_documents([Document(text=path.read_text(), metadata={"path": "samples/inventory.rs"})])
     assert [n.node_id for n in again] == [n.node_id for n in nodes]
-    source = path.read_text()
-    first = nodes[0]
-    assert source[first.start_char_idx:first.end_char_idx] in first.text
+    # A node's text (header and code) lies nowhere in the document: no char offsets claim it does.
+    assert all(n.start_char_idx is None and n.end_char_idx is None for n in nodes)
+
+
+def test_documents_and_nodes_carry_paths_relative_to_the_root(tuned_tree) -> None:
+    parser = ChunkExplorerNodeParser.from_settings(tuned_tree)
+    documents = parser.documents_from_directory(tuned_tree)
+    assert documents and all(d.metadata["file_path"] == d.metadata["path"] == d.id_ for d in documents)
+    assert not any(str(tuned_tree) in str(n.metadata) for n in parser.get_nodes_from_documents(documents))
+
+
+def test_namespace_gives_the_clis_ids(tuned_tree, capsys) -> None:
+    import json
+
+    from explorer.cli.main import main
+
+    assert main(["chunk", str(tuned_tree), "--format", "jsonl", "-q", "-j", "1", "--namespace", "repo-a"]) == 0
+    expected = [r["id"] for r in map(json.loads, capsys.readouterr().out.splitlines()) if "id" in r]
+    parser = ChunkExplorerNodeParser.from_settings(tuned_tree, namespace="repo-a")
+    documents = parser.documents_from_directory(tuned_tree)
+    assert [n.node_id for n in parser.get_nodes_from_documents(documents)] == expected
+    assert [n.node_id for n in parser.chunk_nodes(documents)] == expected
+    other = ChunkExplorerNodeParser.from_settings(tuned_tree, namespace="repo-b").get_nodes_from_documents(documents)
+    assert not {n.node_id for n in other} & set(expected)
