@@ -11,6 +11,7 @@ from explorer.engine.measure.problems import (
     cut_too_big,
     embedded_size,
     find_problems,
+    problem_kinds,
     problems_by_chunk,
 )
 from explorer.engine.options import ChunkOptions
@@ -103,9 +104,29 @@ def test_embedded_size_counts_the_context_and_flags_it_over_the_limit():
     for chunk in chunks:
         assert embedded_size(chunk) == SourceText(chunk.contextualized_text).nws()
         assert embedded_size(chunk) >= chunk.size
+    over = {c.index for c in chunks if embedded_size(c) > 80}
+    largest = max(embedded_size(c) for c in chunks)
+    # The limit binds the code only (fit auto in nws): a header past it is counted, not flagged.
     found = find_problems(parsed, chunks, opts)
-    over = {p.chunk for p in kinds(found, "embedded")}
-    assert over == {c.index for c in chunks if embedded_size(c) > 80} != set()
+    assert not kinds(found, "embedded") and "embedded" not in problem_kinds(opts)
+    assert (found.embedded_over, found.embedded_largest) == (len(over), largest) and over
+    # Judged where the limit binds the embedded text, the same chunks are flagged, each once.
+    binding = ChunkOptions(max_size=80, context_mode="full", overlap_lines=2, fit="embedded")
+    assert "embedded" in problem_kinds(binding)
+    assert {p.chunk for p in kinds(find_problems(parsed, chunks, binding), "embedded")} == over
+
+
+def test_embedded_over_is_counted_past_the_limit_only():
+    opts = ChunkOptions(max_size=80, context_mode="full", overlap_lines=2)
+    parsed = parse_source(SourceText(CODE), "x.py")
+    chunks = chunk_parsed(parsed, opts)
+    largest = max(embedded_size(c) for c in chunks)
+    at_largest = sum(1 for c in chunks if embedded_size(c) == largest)
+    for limit, over in ((largest, 0), (largest + 1, 0), (largest - 1, at_largest)):
+        judged = ChunkOptions(max_size=limit, context_mode="full", overlap_lines=2, fit="embedded")
+        found = find_problems(parsed, chunks, judged)
+        assert found.embedded_over == len(kinds(found, "embedded")) == over
+        assert found.embedded_largest == (largest if over else 0)
 
 
 def test_forced_cuts_and_per_chunk_grouping():

@@ -20,7 +20,11 @@ chunk it concerns:
   (``}``, ``)``, ``]``).
 * ``forced``: a chunk edge cut inside a token (``Chunk.split_start`` / ``split_end``).
 * ``embedded``: the text that is embedded (``contextualized_text``: context + overlap +
-  code) measures more than the max size in the size unit.
+  code) measures more than the max size in the size unit, where the limit binds it
+  (:attr:`.ChunkOptions.fit_embedded`; there only code alone too big can cause it). Where the
+  limit binds the code only (fit ``text``, the default for nws and chars), a header past it
+  is the setting's design, not a fault: it is counted (``FileProblems.embedded_over``) and
+  stated once as information (``explorer.display.embedded_line``), never flagged.
 
 Tokens are judged on the syntax tree: an ``=`` at the end of a comment or a string is not
 an opener. Files without a tree (chunked by lines) get every check but ``dangling``,
@@ -107,6 +111,10 @@ class FileProblems:
     problems: list[Problem] = field(default_factory=list)
     #: Definitions in the file (the denominator of ``too-big``), 0 without a tree.
     definitions: int = 0
+    #: Chunks whose embedded text is over the limit, and the largest such size: counted under
+    #: every fit (information), flagged as ``embedded`` only where the limit binds it.
+    embedded_over: int = 0
+    embedded_largest: int = 0
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(PROBLEM_KINDS, 0)
@@ -146,6 +154,9 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
             problems.append(_problem(src, "forced", index, end, end, f"ends inside a token ({chunk.split_end})"))
         embedded = embedded_size(chunk)
         if embedded > limit:
+            found.embedded_over += 1
+            found.embedded_largest = max(found.embedded_largest, embedded)
+        if embedded > limit and options.fit_embedded:
             problems.append(_problem(src, "embedded", index, start, end,
                                      f"embedded text {embedded:,} {unit} > {limit:,} (code {chunk.size:,})"))
         if root is not None:
@@ -165,6 +176,12 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
                                          f"{kind} of {size:,} {unit} fits, yet lies in {pieces} chunks"))
     problems.sort(key=lambda p: (p.start, PROBLEM_KINDS.index(p.kind)))
     return found
+
+
+def problem_kinds(options: ChunkOptions) -> tuple[str, ...]:
+    """The kinds that can be reported under ``options``, worst first: ``embedded`` only where
+    the limit binds the embedded text (see the module's docstring)."""
+    return PROBLEM_KINDS if options.fit_embedded else tuple(k for k in PROBLEM_KINDS if k != "embedded")
 
 
 def embedded_size(chunk: Chunk) -> int:

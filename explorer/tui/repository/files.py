@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rich.style import Style
 
-from explorer.engine.measure.problems import PROBLEM_KINDS, WEIGHTS
+from explorer.engine.measure.problems import WEIGHTS
 from explorer.terminal_text import visible
 
 from .columns import Column, cell, fitted, tail
@@ -45,7 +45,7 @@ class FileRows(FittedRows[ScannedFile]):
         paths = [len(visible(f.rel)) for f in rows]
         columns.append(Column("path", min(PATH_MIN, max([4, *paths])), 90, right=False, elastic=True,
                               widest=max([4, *paths])))
-        for kind in PROBLEM_KINDS:
+        for kind in self.model.kinds:
             keep = 80 if kind == self.model.kind else (10 + WEIGHTS[kind] if totals[kind] else 1)
             widest = max([0, *(len(f"{f.counts[kind]:,}") for f in rows)])
             columns.append(Column(kind, max(len(kind), widest), keep))

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from explorer.engine.measure.problems import PROBLEM_KINDS, WEIGHTS, FileProblems, Problem
+from explorer.engine.measure.problems import PROBLEM_KINDS, WEIGHTS, FileProblems, Problem, problem_kinds
 from explorer.engine.options import ChunkOptions
 
 #: Sort orders, in the order the sort key cycles through them.
@@ -117,8 +117,13 @@ class RepositoryModel:
         self.language = _cycle([None, *self.languages], self.language, step)
         self._changed()
 
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds that can be found under the view's options, worst first."""
+        return problem_kinds(self.options)
+
     def cycle_kind(self, step: int = 1) -> None:
-        self.kind = _cycle([None, *PROBLEM_KINDS], self.kind, step)
+        self.kind = _cycle([None, *self.kinds], self.kind, step)
         self._changed()
 
     def cycle_sort(self, step: int = 1) -> None:
@@ -205,6 +210,17 @@ class RepositoryModel:
                 for kind, count in f.counts.items():
                     counts[kind] += count
         return counts
+
+    def embedded(self) -> tuple[int, int, int]:
+        """``(chunks, chunks whose embedded text is over the limit, the largest such size)``
+        over the files of the chosen language: information under every fit."""
+        chunks = over = largest = 0
+        for f in self.files:
+            if self.language is None or f.language == self.language:
+                chunks += f.found.chunks
+                over += f.found.embedded_over
+                largest = max(largest, f.found.embedded_largest)
+        return chunks, over, largest
 
     def describe_filters(self) -> str:
         language = self.language or "every language"

@@ -24,8 +24,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from explorer.display import options_text
-from explorer.engine.measure.problems import DESCRIPTIONS, PROBLEM_KINDS
+from explorer.display import embedded_line, options_text
+from explorer.engine.measure.problems import DESCRIPTIONS
 from explorer.engine.options import ChunkOptions
 from explorer.terminal_text import visible
 
@@ -63,7 +63,8 @@ class RepositoryScreen(Screen[RepositoryClosed]):
     HELP = """
 The files (or, after c, the chunks) with chunking problems under the explorer's
 parameters, worst first: the score weighs the problems (split 5; dangling, closer,
-forced 3; too-big 2; embedded, tiny 1). A column per kind counts a file's problems
+forced 3; too-big 2; embedded, tiny 1; embedded only under fit embedded, where
+the limit binds header and code together). A column per kind counts a file's problems
 of that kind; a chunk's row names its kinds. Below: the problems of the file or chunk
 under the cursor, in source order. Enter closes the view and opens the file there;
 n and p in the explorer then walk the same problems, in this list's order.
@@ -90,6 +91,7 @@ n and p in the explorer then walk the same problems, in this list's order.
     DEFAULT_CSS = """
     RepositoryScreen {
         #repository-status { height: auto; padding: 0 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
+        #repository-note { height: auto; padding: 0 1; color: $text-muted; }
         #repository-files, #repository-chunks { height: 1fr; }
         #repository-chunks { display: none; }
         &.-chunks #repository-chunks { display: block; }
@@ -119,6 +121,7 @@ n and p in the explorer then walk the same problems, in this list's order.
     def compose(self) -> ComposeResult:
         yield Header(icon="▦")
         yield Static(id="repository-status")
+        yield Static(id="repository-note")
         yield FileRows(self.model, id="repository-files")
         yield ChunkRows(self.model, id="repository-chunks")
         yield ProblemRows(id="repository-problems")
@@ -247,8 +250,9 @@ n and p in the explorer then walk the same problems, in this list's order.
                     else f"{self.total:,} files scanned")
         failed = f", {len(model.failed)} failed" if model.failed else ""
         totals = model.totals()
-        found = ", ".join(f"{kind} {totals[kind]:,}" for kind in PROBLEM_KINDS if totals[kind])
-        none = [kind for kind in PROBLEM_KINDS if not totals[kind]]
+        kinds = model.kinds
+        found = ", ".join(f"{kind} {totals[kind]:,}" for kind in kinds if totals[kind])
+        none = [kind for kind in kinds if not totals[kind]]
         counts = (found or "none") + (f"; none {', '.join(none)}" if found and none else "")
         lines = [
             f"{progress}{failed} · {options_text(options)}",
@@ -259,6 +263,8 @@ n and p in the explorer then walk the same problems, in this list's order.
         # One line each, cut at the width rather than wrapped (a wrapped line pushes the lists down).
         self.query_one("#repository-status", Static).update(
             Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
+        # What the limit means for the embedded text: information (wrapped, so the switch shows).
+        self.query_one("#repository-note", Static).update(Text(embedded_line(options, *model.embedded())))
 
     @on(RowList.CursorMoved, "#repository-files, #repository-chunks")
     def _file_moved(self, event: RowList.CursorMoved) -> None:

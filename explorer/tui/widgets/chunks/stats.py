@@ -74,7 +74,9 @@ def stats_text(document: Document | None, *, show_timings: bool, pending: ChunkO
     text.append("over ", LABEL)
     text.append(f"{stats.over}", BAD if stats.over else GOOD)
     text.append("  embedded over ", LABEL)
-    text.append(f"{stats.embedded_over}", BAD if stats.embedded_over else GOOD)
+    # A fault only where the limit binds the embedded text; else information (the fit's design).
+    flagged = document.options.fit_embedded and stats.embedded_over
+    text.append(f"{stats.embedded_over}", BAD if flagged else (VALUE if stats.embedded_over else GOOD))
     text.append("  tiny ", LABEL)
     text.append(f"{stats.tiny}", BAD if stats.tiny else GOOD)
     if file.parsed.parse_error:
