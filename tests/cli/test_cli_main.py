@@ -117,6 +117,22 @@ def test_version_and_a_hook_command_load_neither_textual_nor_numpy(project) -> N
         assert "explorer" in loaded and not loaded & {"textual", "numpy"}, argv
 
 
+def modules_imported_by(*argv: str) -> set[str]:
+    """Every module ``python -X importtime -m explorer ARGV`` imports (its import log on stderr)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "explorer", *argv],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_version_and_help_load_no_engine_grammar_or_evaluation() -> None:
+    heavy = {"numpy", "textual", "tree_sitter", "tree_sitter_language_pack", "bm25s", "rich", "explorer.engine"}
+    for argv in (["--version"], ["--help"]):
+        loaded = modules_imported_by(*argv)
+        assert "explorer.cli.main" in loaded, argv  # the log is read: the CLI itself is in it
+        assert not loaded & heavy, (argv, loaded & heavy)
+
+
 def test_python_m_explorer_path_help_is_the_explorers(tmp_path) -> None:
     done = python_m(tmp_path, "--help")
     assert done.returncode == 0 and "Open the explorer on a directory" in done.stdout
