@@ -133,6 +133,18 @@ def test_version_and_help_load_no_engine_grammar_or_evaluation() -> None:
         assert not loaded & heavy, (argv, loaded & heavy)
 
 
+def test_an_unchanged_state_run_loads_no_chunker(tmp_path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "mod.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "src" / "app.ts").write_text("export const a = 1;\n")
+    state = tmp_path / "state.json"
+    argv = ("chunk", str(tmp_path / "src"), "--no-settings", "-q", "--state", str(state), "-o", str(tmp_path / "out.jsonl"))
+    assert "explorer.engine.chunker" in modules_imported_by(*argv)  # the first run chunks every file
+    again = modules_imported_by(*argv)
+    assert (tmp_path / "out.jsonl").read_text() == ""  # nothing changed: no record
+    assert "explorer.cli.chunk_cmd" in again and not again & {"explorer.engine.chunker", "explorer.engine.api"}
+
+
 def test_python_m_explorer_path_help_is_the_explorers(tmp_path) -> None:
     done = python_m(tmp_path, "--help")
     assert done.returncode == 0 and "Open the explorer on a directory" in done.stdout
