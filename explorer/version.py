@@ -1,6 +1,6 @@
 """The package's version, from one source: the ``version`` in pyproject.toml, read from
-the installed distribution's metadata, or from pyproject.toml itself in a source checkout
-that was never installed. ``explorer.__version__``, ``--version`` and the ``version`` of
+pyproject.toml itself in a source checkout (installed in editable mode or not), or from the
+installed distribution's metadata. ``explorer.__version__``, ``--version`` and the ``version`` of
 every JSON output read it here."""
 
 from __future__ import annotations
@@ -15,12 +15,18 @@ UNKNOWN = "0+unknown"
 
 @cache
 def tool_version() -> str:
+    # A source checkout (an editable install too) is read first: its pyproject.toml is the
+    # version even before a reinstall, and tomllib starts in a fraction of importlib.metadata's
+    # time (which `--version` would spend most of its start-up importing).
+    found = _source_version()
+    if found is not None:
+        return found
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
-        return _source_version() or UNKNOWN
+        return UNKNOWN
 
 
 def _source_version() -> str | None:

@@ -23,9 +23,10 @@ from .flag_types import non_negative_int, option, seconds
 from .frame import Frame
 from .outcome import Outcome
 from .report import progress_bar, say, summary_lines
+from .verbs import SUMMARIES
 
 NAME = "chunk"
-HELP = "chunk files and directories; JSON or JSONL to stdout or a file"
+HELP = SUMMARIES[NAME]
 DESCRIPTION = """\
 Chunk source files with the same engine and options as the explorer. Directories are
 walked (respecting .gitignore, skipping .git, virtualenvs, node_modules and build

@@ -36,9 +36,10 @@ from .report import error, eval_progress, say
 from .save_setting import check_save_target, save_setting
 from .settings_grid import add_axes, build_settings, current_index, merge_equivalents, pick_setting
 from .tradeoff import print_source_advice, print_tradeoff
+from .verbs import SUMMARIES
 
 NAME = "eval"
-HELP = "which settings retrieve best on this code: an offline retrieval evaluation with intervals"
+HELP = SUMMARIES[NAME]
 DESCRIPTION = """\
 Chunk the files under every combination of the listed values and measure how well
 each setting lets a retriever find the right code.

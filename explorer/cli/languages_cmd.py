@@ -7,9 +7,10 @@ from typing import Any
 
 from .errors import EXIT_OK, UsageError
 from .output import console, print_json
+from .verbs import SUMMARIES
 
 NAME = "languages"
-HELP = "list the supported languages, their support level and file extensions"
+HELP = SUMMARIES[NAME]
 DESCRIPTION = """\
 Every language the engine parses. chunking: ast (split along the syntax tree) or lines
 (line packing, for grammars unsafe to run). structure: full (entities, signatures,

@@ -16,12 +16,9 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from ..version import tool_version
-from ..workspace.export import OutputError
+from ..workspace.atomic import OutputError
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, MissingExtra, UsageError
-from .report import error
-
-#: The verbs, in the order ``--help`` lists them.
-VERB_NAMES = ("chunk", "stats", "languages", "sweep", "eval", "report", "serve")
+from .verbs import SUMMARIES, VERB_NAMES
 
 
 def verb_module(name: str) -> ModuleType:
@@ -51,8 +48,9 @@ def verb_module(name: str) -> ModuleType:
     raise KeyError(name)
 
 
-def build_parser(verbs: Sequence[str] = VERB_NAMES) -> argparse.ArgumentParser:
-    """The top-level parser with the subparsers of ``verbs`` (all of them by default)."""
+def build_parser(verbs: Sequence[str] = VERB_NAMES, *, listed: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The top-level parser with the subparsers of ``verbs`` (all of them by default), and
+    ``listed`` verbs only named with their summary (enough for ``--help``, no module imported)."""
     parser = argparse.ArgumentParser(
         prog="chunk-explorer",
         usage="chunk-explorer [PATH] [options]\n       chunk-explorer COMMAND ...",
@@ -66,6 +64,8 @@ def build_parser(verbs: Sequence[str] = VERB_NAMES) -> argparse.ArgumentParser:
                                        dest="command", required=True)
     for name in verbs:
         verb_module(name).register(subparsers)
+    for name in listed:
+        subparsers.add_parser(name, help=SUMMARIES[name])
     return parser
 
 
@@ -82,9 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_command(argv: list[str]) -> int:
     first = argv[0] if argv else None
-    # Only the verb named is loaded; --help lists them all; --version needs none.
-    verbs = (first,) if first in VERB_NAMES else () if first == "--version" else VERB_NAMES
-    parser = build_parser(verbs)
+    # Only the verb named is loaded; --help lists them all by their summaries; --version needs none.
+    if first in VERB_NAMES:
+        parser = build_parser((first,))
+    else:
+        parser = build_parser((), listed=() if first == "--version" else VERB_NAMES)
     args, extras = parser.parse_known_args(argv)
     # serve passes PATH and the explorer's own flags on to every visitor's app (it checks them);
     # any other verb refuses what it does not know, as parse_args would.
@@ -103,18 +105,25 @@ def guarded(run: Callable[[], int]) -> int:
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2, message printed)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     except UsageError as exc:
-        error(str(exc))
+        _error(str(exc))
         return EXIT_USAGE
     except (OutputError, MissingExtra) as exc:
-        error(str(exc))
+        _error(str(exc))
         return EXIT_FAILED
     except KeyboardInterrupt:
-        error("interrupted (an -o file is only written by a finished run: nothing was replaced)")
+        _error("interrupted (an -o file is only written by a finished run: nothing was replaced)")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly.
         _silence_stdout()
         return EXIT_FAILED
+
+
+def _error(message: str) -> None:
+    # Imported when needed: the report's formatting is not part of a `--version` start-up.
+    from .report import error
+
+    error(message)
 
 
 def _silence_stdout() -> None:

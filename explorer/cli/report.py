@@ -9,11 +9,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ..display import plural, skipped_lines
-from ..engine.batch import BatchResult
-from ..engine.batch.skips import SkipRecord
-from ..engine.batch.tally import RunTally
 from ..terminal_text import visible
-from ..workspace.walk import WalkPlan
+
+if TYPE_CHECKING:
+    from ..engine.batch import BatchResult
+    from ..engine.batch.skips import SkipRecord
+    from ..engine.batch.tally import RunTally
+    from ..workspace.walk import WalkPlan
 
 if TYPE_CHECKING:  # the evaluation's types only: numpy is loaded when a verb evaluates
     from ..engine.retrieval import EvalProgress, SettingEval

@@ -29,9 +29,10 @@ from .outcome import Outcome
 from .recommendation import add_objective
 from .report import eval_progress, progress_bar, say
 from .settings_grid import add_axes, build_settings, current_index
+from .verbs import SUMMARIES
 
 NAME = "report"
-HELP = "one self-contained HTML page: chunks over the source, problems, compare, sweep, evaluation"
+HELP = SUMMARIES[NAME]
 DESCRIPTION = """\
 Write one HTML file that opens anywhere, with no network (styles, script and figures
 inlined), holding what a review of an index's settings needs:

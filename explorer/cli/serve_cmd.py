@@ -19,12 +19,13 @@ from ..workspace.confine import Confinement, PathRefused
 from .errors import EXIT_FAILED, EXIT_OK, UsageError, require_extra
 from .flag_types import positive_int
 from .report import say
+from .verbs import SUMMARIES
 
 if TYPE_CHECKING:  # aiohttp and textual-serve are imported when the server starts
     from ..serve.visitors import ServeConfig
 
 NAME = "serve"
-HELP = "the explorer in a browser: an app per visitor, for a class (loopback unless --host)"
+HELP = SUMMARIES[NAME]
 DESCRIPTION = """\
 Serve the explorer on PATH to web browsers: every visitor gets an explorer process of
 their own (textual-serve relays it to xterm.js in the page). It listens on 127.0.0.1

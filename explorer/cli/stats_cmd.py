@@ -22,12 +22,13 @@ from .frame import Frame
 from .outcome import Outcome
 from .output import console, print_json
 from .report import progress_bar, say, summary_lines
+from .verbs import SUMMARIES
 
 if TYPE_CHECKING:  # rich is imported when a table is printed, not at start-up
     from rich.text import Text
 
 NAME = "stats"
-HELP = "quality measures of the chunking (sizes, over%%, tiny%%, clean%%, split%%...)"
+HELP = SUMMARIES[NAME]
 DESCRIPTION = """\
 Chunk the files (nothing is written) and report, per language and overall:
 chunks; chunk size min/median/p95/max in the size unit; over% (chunks above max

@@ -38,11 +38,12 @@ from .sweep_render import (
     run_summary,
 )
 from .tradeoff import print_source_advice, print_tradeoff
+from .verbs import SUMMARIES
 
 NAME = "sweep"
 #: ``--save recommended``: the setting the retrieval evaluation recommends.
 RECOMMENDED = "recommended"
-HELP = "compare settings over a codebase: chunk counts, sizes, tiny%%, split definitions, index size"
+HELP = SUMMARIES[NAME]
 DESCRIPTION = """\
 Chunk the files under every combination of the listed values and compare, per setting:
 chunks; chunk size min/median/p95/max; tiny% (chunks under 50 non-whitespace

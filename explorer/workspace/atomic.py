@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from typing import IO
 
@@ -56,6 +55,8 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         return
     directory, name = os.path.split(target)
     try:
+        import tempfile  # here: a command that writes nothing does not load it
+
         fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}; choose another location") from exc

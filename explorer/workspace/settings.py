@@ -23,9 +23,6 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-
 from ..engine.files import UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
 from ..engine.tokens import is_path_spec
@@ -181,6 +178,10 @@ def save_settings(
     An existing file is edited, not rewritten: its comments, layout, key order and
     other tables stay as they were (tomlkit round-trips them); only the values of the
     options change. A malformed existing file is reported and left alone."""
+    # Imported here: only saving edits a file in place; reading (every command) needs tomllib only.
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
     if path is None:
         path = find_settings(root) or os.path.join(os.path.abspath(os.fspath(root)), SETTINGS_FILE)
     path = os.fspath(path)
@@ -223,6 +224,8 @@ def settings_walk_values(walk: WalkOptions) -> dict[str, Any]:
 
 
 def _table_of(document: Any, name: str, path: str) -> Any:
+    import tomlkit
+
     table = document.get(name)
     if table is None:
         table = tomlkit.table()

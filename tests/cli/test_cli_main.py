@@ -117,6 +117,34 @@ def test_version_and_a_hook_command_load_neither_textual_nor_numpy(project) -> N
         assert "explorer" in loaded and not loaded & {"textual", "numpy"}, argv
 
 
+def modules_imported_by(*argv: str) -> set[str]:
+    """Every module ``python -X importtime -m explorer ARGV`` imports (its import log on stderr)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "explorer", *argv],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_version_and_help_load_no_engine_grammar_or_evaluation() -> None:
+    heavy = {"numpy", "textual", "tree_sitter", "tree_sitter_language_pack", "bm25s", "rich", "explorer.engine"}
+    for argv in (["--version"], ["--help"]):
+        loaded = modules_imported_by(*argv)
+        assert "explorer.cli.main" in loaded, argv  # the log is read: the CLI itself is in it
+        assert not loaded & heavy, (argv, loaded & heavy)
+
+
+def test_an_unchanged_state_run_loads_no_chunker(tmp_path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "mod.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "src" / "app.ts").write_text("export const a = 1;\n")
+    state = tmp_path / "state.json"
+    argv = ("chunk", str(tmp_path / "src"), "--no-settings", "-q", "--state", str(state), "-o", str(tmp_path / "out.jsonl"))
+    assert "explorer.engine.chunker" in modules_imported_by(*argv)  # the first run chunks every file
+    again = modules_imported_by(*argv)
+    assert (tmp_path / "out.jsonl").read_text() == ""  # nothing changed: no record
+    assert "explorer.cli.chunk_cmd" in again and not again & {"explorer.engine.chunker", "explorer.engine.api"}
+
+
 def test_python_m_explorer_path_help_is_the_explorers(tmp_path) -> None:
     done = python_m(tmp_path, "--help")
     assert done.returncode == 0 and "Open the explorer on a directory" in done.stdout

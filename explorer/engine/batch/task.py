@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from ..api import chunk_parsed, parse
 from ..containers.notebook import NotebookError
 from ..files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..languages import GRAMMARS, UNSAFE_GRAMMARS, detect_language, get_parser
@@ -138,6 +137,10 @@ def timed_out(label: str, timeout: float | None, started: float) -> BatchResult:
 
 def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, keep_chunks: bool,
                max_bytes: int | None, result: BatchResult, started: float) -> BatchResult:
+    # The chunker is loaded by the first file chunked: a run with nothing to chunk (an
+    # unchanged --state) never loads it.
+    from ..api import chunk_parsed, parse
+
     label = job.label
     try:
         opts = ChunkOptions.build(options, **job.options) if job.options else options
