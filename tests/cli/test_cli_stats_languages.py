@@ -93,16 +93,16 @@ def test_languages_json_and_selection(cli) -> None:
 
 
 def test_stats_with_a_failing_file_exits_1(cli, project, monkeypatch) -> None:
-    import explorer.engine.batch.task as task  # where the batch calls the chunker
+    import explorer.engine.api as api  # the batch looks the chunker up there when it first chunks
 
-    real = task.chunk_parsed
+    real = api.chunk_parsed
 
     def broken(parsed, options, **kwargs):
         if parsed.path.endswith(".ts"):
             raise RuntimeError("engine bug")
         return real(parsed, options, **kwargs)
 
-    monkeypatch.setattr(task, "chunk_parsed", broken)
+    monkeypatch.setattr(api, "chunk_parsed", broken)
     run = cli("stats", project, "--json", "--jobs", "1")
     assert run.code == 1
     doc = run.json()
