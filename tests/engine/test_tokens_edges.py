@@ -92,3 +92,34 @@ def test_the_first_load_in_a_process_finds_the_compiled_counter(monkeypatch: pyt
         assert "bpe_openai._bindings" in sys.modules
     finally:
         _load.cache_clear()
+
+
+class _Unencodable:
+    """A tokenizer that loads but fails on every text, as a file with a broken model does."""
+
+    @classmethod
+    def from_file(cls, path: str) -> _Unencodable:
+        return cls()
+
+    def no_truncation(self) -> None: ...
+
+    def no_padding(self) -> None: ...
+
+    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
+        raise Exception("the model\n   has no   merges " + "x" * 300)
+
+
+def test_a_tokenizer_file_that_cannot_encode_says_so_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tokenizers
+
+    path = tmp_path / "tokenizer.json"
+    path.write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(tokenizers, "Tokenizer", _Unencodable)
+    _load.cache_clear()
+    try:
+        with pytest.raises(TokenizerError) as caught:
+            get_counter(str(path))
+    finally:
+        _load.cache_clear()
+    reason = ("the model has no merges " + "x" * 300)[:200]
+    assert str(caught.value) == f"{path} cannot encode text ({reason}); give the file the model publishes"
