@@ -126,6 +126,10 @@ def test_a_container_is_described_by_what_it_holds() -> None:
                  ChunkOptions())
     assert describe_regions(book) == "3 cells (python 2); outputs left out"  # the code cells by language
     assert describe_regions(parse("a.py", b"x = 1\n", ChunkOptions())) == ""
+    doc = b"# T\n\n```python\nx = 1\n```\n\n```bash\nls\n```\n\n```python\ny = 2\n```\n"
+    assert describe_regions(parse("a.md", doc, ChunkOptions())) == "3 embedded regions: python 2, bash 1"
+    one = b"# T\n\n```sh\nls\n```\n"
+    assert describe_regions(parse("a.md", one, ChunkOptions())) == "1 embedded region: bash 1"
 
 
 def test_one_chunk_over_two_scripts_lists_a_shared_import_once_and_each_region_by_its_lines() -> None:
