@@ -227,8 +227,8 @@ def region_marks(parsed: ParsedFile) -> list[tuple[int, str, bool]]:
 
 
 def describe_regions(parsed: ParsedFile) -> str:
-    """One line on what a container holds: ``12 cells, code in python`` or
-    ``3 embedded regions: python 2, bash 1`` (empty for other files)."""
+    """One line on what a container holds: ``12 cells (python 7); outputs left out`` (the
+    code cells by language) or ``3 embedded regions: python 2, bash 1`` (empty for other files)."""
     embedded: dict[str, int] = {}
     for region in parsed.regions:
         if region.embedded:

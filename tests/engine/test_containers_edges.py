@@ -94,3 +94,50 @@ def test_a_blank_cell_holds_text_and_is_listed() -> None:
     chunks = explorer.chunk("analysis.ipynb", source, max_size=400)
     listed = [c["index"] for chunk in chunks for c in chunk.to_dict()["context"]["cells"]]
     assert listed == [0, 1, 2]
+
+
+def test_a_cell_without_a_source_is_an_empty_cell() -> None:
+    from explorer.engine.containers.notebook import read_notebook
+
+    data = json.loads(notebook([("code", "x = 1\n"), ("markdown", "# Notes\n")]))
+    del data["cells"][1]["source"]
+    cells = read_notebook(json.dumps(data).encode()).cells
+    assert [(c.index, c.kind, c.source) for c in cells] == [(0, "code", "x = 1\n"), (1, "markdown", "")]
+
+
+@pytest.mark.parametrize("path, message", [
+    (None, "not a readable notebook (cell 0 has an unknown cell_type 'sql')"),
+    ("a.ipynb", "a.ipynb: not a readable notebook (cell 0 has an unknown cell_type 'sql')"),
+])
+def test_an_unreadable_notebook_is_named_when_it_has_a_path(path: str | None, message: str) -> None:
+    from explorer.engine.containers.notebook import NotebookError, read_notebook
+
+    with pytest.raises(NotebookError) as caught:
+        read_notebook(notebook([("sql", "select 1")]).encode(), path)
+    assert str(caught.value) == message
+
+
+def test_a_container_is_described_by_what_it_holds() -> None:
+    from explorer.engine.api import parse
+    from explorer.engine.options import ChunkOptions
+    from explorer.engine.regions import describe_regions
+
+    book = parse("a.ipynb", notebook([("code", "x = 1\n"), ("markdown", "# Hi\n"), ("code", "y = 2\n")]).encode(),
+                 ChunkOptions())
+    assert describe_regions(book) == "3 cells (python 2); outputs left out"  # the code cells by language
+    assert describe_regions(parse("a.py", b"x = 1\n", ChunkOptions())) == ""
+    doc = b"# T\n\n```python\nx = 1\n```\n\n```bash\nls\n```\n\n```python\ny = 2\n```\n"
+    assert describe_regions(parse("a.md", doc, ChunkOptions())) == "3 embedded regions: python 2, bash 1"
+    one = b"# T\n\n```sh\nls\n```\n"
+    assert describe_regions(parse("a.md", one, ChunkOptions())) == "1 embedded region: bash 1"
+
+
+def test_one_chunk_over_two_scripts_lists_a_shared_import_once_and_each_region_by_its_lines() -> None:
+    source = ('<template><div></div></template>\n<script>\nimport { ref } from "vue"\nconst a = ref(1)\n</script>\n'
+              '<script setup>\nimport { ref } from "vue"\nconst b = ref(2)\n</script>\n')
+    chunks = explorer.chunk("page.vue", source, max_size=2000)
+    assert len(chunks) == 1
+    context = chunks[0].to_dict()["context"]
+    assert context["imports"] == [{"name": "ref", "source": "vue"}]
+    assert [(r["label"], r["lineRange"]["start"], r["lineRange"]["end"]) for r in context["regions"]] == [
+        ("vue", 0, 1), ("<script>", 2, 3), ("vue", 4, 5), ("<script>", 6, 7), ("vue", 8, 8)]
