@@ -42,7 +42,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from ..engine.batch import (
+    BatchFile,
+    BatchResult,
+    ProgressCallback,
+    chunk_batch_stream,
+    default_jobs,
+    kept_from_workers,
+)
 from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
@@ -378,7 +385,8 @@ def _locked(state_path: str) -> Iterator[None]:
             raise StateError(f"another run is using state file {state_path} (lock {lock_path} is held); "
                              "run again when it ends") from None
         try:
-            yield
+            with kept_from_workers(handle.fileno()):  # a worker outliving this run must not hold it
+                yield
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
