@@ -153,7 +153,8 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
     if not args.quiet:
         say(f"{plural(summary.files, 'file')}: {summary.chunked:,} chunked, "
             f"{summary.unchanged + summary.touched:,} unchanged ({summary.touched:,} touched), "
-            f"{summary.deleted_files:,} deleted; {plural(summary.upserts, 'upsert')}, "
+            f"{summary.deleted_files:,} deleted; {plural(summary.upserts, 'upsert')} "
+            f"({summary.new_texts:,} with new text), "
             f"{plural(summary.deletes, 'delete')} in {summary.seconds:.2f}s")
         if output_path is not None:
             say(f"Wrote {output_path}")

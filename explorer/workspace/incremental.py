@@ -8,8 +8,11 @@ that made them. The next run:
   unchanged without being read;
 - hashes a file whose status changed; the same hash means unchanged (only its new status
   is remembered), a different one means the file is chunked again;
-- emits, as JSONL records, ``{"op": "upsert", ...the chunk record...}`` for every chunk
-  of a new or changed file and ``{"op": "delete", "id": ..., "path": ...}`` for every id
+- emits, as JSONL records, ``{"op": "upsert", "change": ..., ...the chunk record...}``
+  for every chunk of a new or changed file (``change``: ``new`` when its embedded text is
+  new to the index, ``moved`` when the same text is now at other lines of the file,
+  ``metadata`` when it is where it was and only other fields changed, as the file's hash)
+  and ``{"op": "delete", "id": ..., "path": ...}`` for every id
   that is gone (a changed file's old chunks, every chunk of a deleted file);
 - re-chunks every file when the settings (or the chunk-explorer version) changed since
   the state was written, and says so.
@@ -35,6 +38,7 @@ Use from Python::
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
@@ -83,16 +87,23 @@ class StateError(ValueError):
 @dataclass(slots=True)
 class FileState:
     """What the state remembers of one file. ``stat`` is (size, mtime_ns, ctime_ns, inode),
-    or None when it must not be trusted (the file was changing during the run)."""
+    or None when it must not be trusted (the file was changing during the run).
+    ``places``: for each id, a short digest of where its chunk is in the file (its
+    ranges), to tell a moved chunk from one whose file only changed elsewhere;
+    None in a state written before it was recorded."""
 
     stat: tuple[int, int, int, int] | None
     hash: str
     language: str | None
     ids: list[str]
+    places: list[str] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"stat": list(self.stat) if self.stat else None, "hash": self.hash, "language": self.language,
-                "ids": self.ids}
+        entry: dict[str, Any] = {"stat": list(self.stat) if self.stat else None, "hash": self.hash,
+                                 "language": self.language, "ids": self.ids}
+        if self.places is not None:
+            entry["places"] = self.places
+        return entry
 
 
 @dataclass(slots=True)
@@ -145,7 +156,11 @@ def read_state(path: str, root: str) -> ChunkState | None:
                     and all(isinstance(i, str) for i in ids)
                     and (stat_ is None or (len(stat_) == 4 and all(isinstance(n, int) for n in stat_)))):
                 raise TypeError(rel)
-            files[rel] = FileState(tuple(stat_) if stat_ else None, entry["hash"], entry.get("language"), ids)
+            places = entry.get("places")
+            if not (isinstance(places, list) and len(places) == len(ids) and all(isinstance(p, str) for p in places)):
+                places = None  # not recorded (or damaged): same-text chunks are then said to have moved
+            files[rel] = FileState(tuple(stat_) if stat_ else None, entry["hash"], entry.get("language"), ids,
+                                   places)
         state = ChunkState(data["root"], str(data["fingerprint"]), dict(data["options"]), str(data["tool"]), files)
     except (KeyError, TypeError, ValueError, AttributeError):
         raise StateError(f"state file {path} is corrupt (unexpected content); remove it to re-index everything") \
@@ -176,6 +191,7 @@ class RunSummary:
     chunked: int = 0  # new or changed files chunked
     deleted_files: int = 0
     upserts: int = 0
+    new_texts: int = 0  # upserts whose embedded text is new to the index (change "new")
     deletes: int = 0
     rechunk_reason: str | None = None  # why every file was chunked again
     #: Files kept as they were because they could not be read or chunked: (path, message).
@@ -185,18 +201,38 @@ class RunSummary:
     def to_dict(self) -> dict[str, Any]:
         return {
             "files": self.files, "unchanged": self.unchanged, "touched": self.touched, "chunked": self.chunked,
-            "deletedFiles": self.deleted_files, "upserts": self.upserts, "deletes": self.deletes,
+            "deletedFiles": self.deleted_files, "upserts": self.upserts, "newTexts": self.new_texts,
+            "deletes": self.deletes,
             "rechunkAll": self.rechunk_reason, "kept": len(self.kept), "seconds": round(self.seconds, 3),
         }
 
 
-def encode_upserts(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any) -> tuple[str, list[str], bytes]:
-    """Batch analyzer: the file's hash (of the bytes chunked), its chunk ids and its
-    upsert lines, encoded in the worker."""
+#: Upserts' change field: the embedded text is new to the index; the same text is at
+#: other lines of the file; the same text at the same place, only other fields changed
+#: (the file's hash, the chunk's index or the file's chunk count).
+CHANGES = ("new", "moved", "metadata")
+_PLACE_KEYS = ("byteRange", "lineRange", "charRange")
+
+
+def _place(record: dict[str, Any]) -> str:
+    """A short digest of where a chunk record is in its file (its ranges)."""
+    where = json.dumps([record.get(k) for k in _PLACE_KEYS], separators=(",", ":"))
+    return hashlib.blake2b(where.encode(), digest_size=6).hexdigest()
+
+
+def encode_upserts(parsed: Any, chunks: Sequence[Any], options: Any,
+                   seconds: Any) -> tuple[str, list[str], list[str], list[bytes]]:
+    """Batch analyzer: the file's hash (of the bytes chunked), its chunk ids, their
+    places and their records' JSON (without ``op``), encoded in the worker."""
     file_hash = content_hash(parsed.source.data)
     records = chunk_records(parsed.path, parsed.language, chunks, options, file_hash)
-    return file_hash, [r["id"] for r in records], b"".join(json_bytes({"op": "upsert", **r}) + b"\n"
-                                                             for r in records)
+    return (file_hash, [r["id"] for r in records], [_place(r) for r in records],
+            [json_bytes(r) for r in records])
+
+
+def _upsert_line(change: str, record_json: bytes) -> bytes:
+    """The upsert line: ``op`` and ``change`` first, then the chunk record's fields."""
+    return b'{"op": "upsert", "change": "' + change.encode() + b'", ' + record_json[1:] + b"\n"
 
 
 def _delete(id_: str, rel: str) -> IndexRecord:
@@ -280,7 +316,8 @@ class IncrementalRun:
                     self._keep(new, rel, before, getattr(exc, "reason", None) or exc.strerror or str(exc))
                     continue
                 if content_hash(data) == before.hash:
-                    new.files[rel] = FileState(self._trusted(status), before.hash, before.language, before.ids)
+                    new.files[rel] = FileState(self._trusted(status), before.hash, before.language, before.ids,
+                                               before.places)
                     summary.touched += 1
                     continue
                 to_chunk.append((walked_file, status, data))
@@ -338,12 +375,17 @@ class IncrementalRun:
         summary = self.summary
         old_ids = [] if before is None else before.ids
         if result.ok:
-            file_hash, ids, lines = result.analysis
+            file_hash, ids, places, encoded = result.analysis
             summary.chunked += 1
-            new.files[rel] = FileState(self._trusted(status), file_hash, result.language, ids)
-            for id_, line in zip(ids, lines.splitlines(keepends=True)):
+            new.files[rel] = FileState(self._trusted(status), file_hash, result.language, ids, places)
+            old_places: dict[str, str | None] = {}
+            if before is not None:
+                old_places = dict(zip(before.ids, before.places or [None] * len(before.ids)))
+            for id_, place, record_json in zip(ids, places, encoded):
+                change = "new" if id_ not in old_places else "metadata" if old_places[id_] == place else "moved"
                 summary.upserts += 1
-                yield IndexRecord("upsert", id_, rel, line)
+                summary.new_texts += change == "new"
+                yield IndexRecord("upsert", id_, rel, _upsert_line(change, record_json))
             kept = set(ids)
             gone = [i for i in old_ids if i not in kept]
         elif result.not_text:  # now binary or not UTF-8: no longer part of the index

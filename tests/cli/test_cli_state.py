@@ -38,7 +38,7 @@ def full(cli, tree: Path) -> dict[str, dict]:
 def apply(index: dict[str, dict], records: list[dict]) -> None:
     for record in records:
         if record["op"] == "upsert":
-            index[record["id"]] = {k: v for k, v in record.items() if k != "op"}
+            index[record["id"]] = {k: v for k, v in record.items() if k not in ("op", "change")}
         else:
             index.pop(record["id"], None)
 
@@ -75,7 +75,10 @@ def test_edit_delete_add_rename_touch_give_exactly_the_expected_difference(cli, 
     changed_paths = {*edited, "brand_new.py", "renamed_module.py"}
     assert {r["path"] for r in upserts} == changed_paths
     assert sorted(r["id"] for r in upserts) == sorted(i for i, r in after.items() if r["path"] in changed_paths)
-    assert all({k: v for k, v in r.items() if k != "op"} == after[r["id"]] for r in upserts)
+    assert all({k: v for k, v in r.items() if k not in ("op", "change")} == after[r["id"]] for r in upserts)
+    # the text is new exactly where the id is: an id the index holds has the same embedded text
+    assert {r["id"] for r in upserts if r["change"] == "new"} == set(after) - set(before)
+    assert {r["change"] for r in upserts if r["id"] in before} <= {"moved", "metadata"}
     assert {r["id"] for r in deletes} == set(before) - set(after)
     assert {r["path"] for r in deletes} <= {*edited, deleted, renamed}
     assert {r["path"] for r in deletes} >= {deleted, renamed}
@@ -184,3 +187,32 @@ def test_killed_runs_leave_a_state_from_which_the_next_run_is_correct(cli, tmp_p
     assert index == full(cli, tree) if not options else index == {
         r["id"]: r for r in lines(cli("chunk", tree, "--format", "jsonl", "-q", *options).out)}
     assert cli("chunk", tree, "--state", state, *options).out == ""
+
+
+def test_each_upsert_says_whether_its_text_is_new_moved_or_only_its_metadata_changed(cli, tmp_path) -> None:
+    tree = tmp_path / "t"
+    tree.mkdir()
+    functions = [f"def {name}():\n    a = {i}\n    b = {i + 1}\n    return a + b\n" for i, name in
+                 enumerate(["one", "two", "three"])]
+    (tree / "m.py").write_text("\n\n".join(functions))
+    state = tmp_path / "state.json"
+    first = lines(cli("chunk", tree, "--state", state, "--max-size", "30", "-q").out)
+    assert [r["change"] for r in first] == ["new", "new", "new"]
+    assert [r["text"].split("(")[0] for r in first] == ["def one", "def two", "def three"]
+    functions[1] = functions[1].replace("    b = 2\n", "    b = 2\n    b += 1\n")  # one line more in two()
+    (tree / "m.py").write_text("\n\n".join(functions))
+    second = cli("chunk", tree, "--state", state, "--max-size", "30")
+    records = lines(second.out)
+    upserts = {r["text"].split("(")[0]: r for r in records if r["op"] == "upsert"}
+    assert {name: r["change"] for name, r in upserts.items()} == {
+        "def one": "metadata",  # same text, same lines: only the file's hash differs
+        "def two": "new",  # its text changed: the only one to embed
+        "def three": "moved",  # same text, one line further down
+    }
+    assert upserts["def one"]["id"] == first[0]["id"] and upserts["def three"]["id"] == first[2]["id"]
+    assert upserts["def three"]["lineRange"] != first[2]["lineRange"]
+    assert [r["id"] for r in records if r["op"] == "delete"] == [first[1]["id"]]
+    assert "3 upserts (1 with new text)" in second.err
+    # upserts come with "op" then "change" first, and a full export has neither
+    assert second.out.startswith('{"op": "upsert", "change": ')
+    assert all("change" not in r for r in lines(cli("chunk", tree, "--format", "jsonl", "-q").out))

@@ -49,7 +49,7 @@ def full_export(root, options=OPTIONS) -> dict[str, dict]:
 def apply(index: dict[str, dict], records) -> None:
     for record in records:
         if record["op"] == "upsert":
-            index[record["id"]] = {k: v for k, v in record.items() if k != "op"}
+            index[record["id"]] = {k: v for k, v in record.items() if k not in ("op", "change")}
         else:
             index.pop(record["id"], None)
 
