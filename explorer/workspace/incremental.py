@@ -380,7 +380,8 @@ class IncrementalRun:
             new.files[rel] = FileState(self._trusted(status), file_hash, result.language, ids, places)
             old_places: dict[str, str | None] = {}
             if before is not None:
-                old_places = dict(zip(before.ids, before.places or [None] * len(before.ids)))
+                known: list[str | None] = list(before.places) if before.places else [None] * len(before.ids)
+                old_places = dict(zip(before.ids, known))
             for id_, place, record_json in zip(ids, places, encoded):
                 change = "new" if id_ not in old_places else "metadata" if old_places[id_] == place else "moved"
                 summary.upserts += 1
