@@ -342,8 +342,11 @@ class IncrementalRun:
 
     def _trusted(self, status: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
         """The status to remember, or None for a file modified so close to this run that a
-        later change could keep the same timestamps: it is hashed again next time."""
-        return None if status[1] >= self._started_ns - RACY_NS else status
+        later change could keep the same timestamps: it is hashed again next time. The
+        change time counts as much as the modification time: a tool that writes a file and
+        sets an old mtime (``cp -p``, ``tar``, ``rsync -t``) leaves only the ctime recent, and
+        a second such write within one tick of the clock would change neither."""
+        return None if max(status[1], status[2]) >= self._started_ns - RACY_NS else status
 
     def _keep(self, new: ChunkState, rel: str, before: FileState | None, why: str) -> None:
         """A file not read or not chunked this time: its previous chunks stay as they are."""
