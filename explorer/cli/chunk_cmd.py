@@ -15,8 +15,8 @@ from ..engine.options import ChunkOptions
 from ..terminal_text import visible
 from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable
 from ..workspace.export_run import write_export
-from ..workspace.incremental import StateError, open_incremental
-from ..workspace.walk import WalkPlan
+from ..workspace.incremental import StateError, open_incremental, subset_scope
+from ..workspace.walk import WalkPlan, plan
 from . import options as cli_options
 from .errors import UsageError
 from .flag_types import non_negative_int, seconds
@@ -85,7 +85,12 @@ def run(args: argparse.Namespace) -> int:
     frame = Frame.open(args)
     files_plan = frame.walk()
     if args.state is not None:
-        return _run_incremental(args, files_plan, frame.options, output_path)
+        scope: list[str] = [""]
+        subset = subset_scope(args.state, args.paths)
+        if subset is not None:  # some folders of the state's tree: the rest stays as it is
+            root, scope = subset
+            files_plan = plan(args.paths, frame.resolved.walk, root=root)
+        return _run_incremental(args, files_plan, frame.options, output_path, scope)
     settings_path = frame.resolved.settings_path
     extra = {"settings": settings_path} if settings_path else {}
 
@@ -133,12 +138,12 @@ def _check_flags(args: argparse.Namespace) -> str | None:
 
 
 def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: ChunkOptions,
-                     output_path: str | None) -> int:
+                     output_path: str | None, scope: list[str]) -> int:
     """Write the difference since the state's run; update the state once it is all out."""
     try:
         with open_incremental(files_plan, args.state, options, jobs=args.jobs, timeout=args.timeout,
                               engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage,
-                              leave_out=[output_path] if output_path else ()) as run:
+                              leave_out=[output_path] if output_path else (), scope=scope) as run:
             if run.rechunk_reason and not args.quiet:
                 say(f"{visible(run.rechunk_reason)}: re-chunking every file")
             with _output(output_path) as out:

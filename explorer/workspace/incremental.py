@@ -254,8 +254,12 @@ class IncrementalRun:
     def __init__(self, state_path: str, files_plan: WalkPlan, options: ChunkOptions, previous: ChunkState | None,
                  *, jobs: int | None = None, on_progress: ProgressCallback | None = None,
                  timeout: float | None = None, engine: str = "local", ray_address: str | None = None,
-                 shared_storage: bool = False, leave_out: Sequence[str] = ()) -> None:
+                 shared_storage: bool = False, leave_out: Sequence[str] = (),
+                 scope: Sequence[str] = ("",)) -> None:
         self.state_path = state_path
+        #: The paths (relative to the root, "" for all of it) this run looks at: what the
+        #: state holds elsewhere is left as it is, neither deleted nor chunked again.
+        self.scope = tuple(scope)
         self.leave_out = leave_out  # files of the tree that are not chunked (the output)
         self.plan = files_plan
         self.options = options
@@ -329,6 +333,9 @@ class IncrementalRun:
         walked_rels = {f.rel for f in walked}
         for rel, before in sorted(previous_files.items()):
             if rel in walked_rels:
+                continue
+            if not _is_under(rel, self.scope):  # outside the paths this run was given
+                new.files[rel] = before
                 continue
             if _is_under(rel, unreadable):
                 self._keep(new, rel, before, "unreadable")
@@ -452,10 +459,12 @@ def open_incremental(
     ray_address: str | None = None,
     shared_storage: bool = False,
     leave_out: Sequence[str] = (),
+    scope: Sequence[str] = ("",),
 ) -> Iterator[IncrementalRun]:
     """Lock ``state_path``, read and check it, and give the run. ``paths`` are walked
     as the CLI walks them (or a ready :class:`WalkPlan`); ``options``/``walk`` default to
-    the settings file found for the root. Raises :class:`StateError` (nothing written)
+    the settings file found for the root. ``scope``: the paths (relative to the root) the
+    run re-indexes, when it is only part of the state's tree. Raises :class:`StateError` (nothing written)
     when the state cannot be used or another run holds it."""
     state_path = os.fspath(state_path)
     try:
@@ -479,5 +488,37 @@ def open_incremental(
         previous = read_state(state_path, files_plan.root)  # what another run may have committed meanwhile
         run = IncrementalRun(state_path, files_plan, options or ChunkOptions(), previous, jobs=jobs,
                              on_progress=on_progress, timeout=timeout, engine=engine, ray_address=ray_address,
-                             shared_storage=shared_storage, leave_out=leave_out)
+                             shared_storage=shared_storage, leave_out=leave_out, scope=scope)
         yield run
+
+
+def subset_scope(state_path: str | os.PathLike[str], paths: Sequence[str]) -> tuple[str, list[str]] | None:
+    """When ``paths`` are all inside the root of the state in ``state_path`` (and not that
+    root itself): that root and the paths relative to it, to re-index only them under the
+    same state. None otherwise (no state yet, or another root: the run checks it)."""
+    try:
+        state = _read_any_root(os.fspath(state_path))
+    except StateError:
+        return None
+    if state is None:
+        return None
+    root = state.root
+    given = [os.path.abspath(p) for p in paths]
+    if not given or not all(g == root or g.startswith(root.rstrip(os.sep) + os.sep) for g in given):
+        return None
+    rels = [os.path.relpath(g, root).replace(os.sep, "/") for g in given]
+    if "." in rels:
+        return None
+    return root, rels
+
+
+def _read_any_root(path: str) -> ChunkState | None:
+    """The state in ``path`` whatever root it was made for."""
+    try:
+        raw = read_regular_file(path, STATE_MAX_BYTES)
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("root"), str):
+        return None
+    return read_state(path, data["root"])

@@ -216,3 +216,27 @@ def test_each_upsert_says_whether_its_text_is_new_moved_or_only_its_metadata_cha
     # upserts come with "op" then "change" first, and a full export has neither
     assert second.out.startswith('{"op": "upsert", "change": ')
     assert all("change" not in r for r in lines(cli("chunk", tree, "--format", "jsonl", "-q").out))
+
+
+def test_reindexing_some_folders_under_one_state_leaves_the_others_alone(cli, tmp_path) -> None:
+    tree = tmp_path / "repo"
+    for folder in ("a", "b", "c"):
+        copy_package(tree / folder)
+    state = tmp_path / "state.json"
+    assert cli("chunk", tree, "--state", state, "-j", "2", "-q").code == 0
+    index = full(cli, tree)
+    with open(tree / "a" / "charset.py", "a") as handle:
+        handle.write("\n\ndef changed():\n    return 1\n")
+    (tree / "b" / "utils.py").unlink()
+    (tree / "c" / "header.py").unlink()  # outside the folders re-indexed: stays for now
+    subset = cli("chunk", tree / "a", tree / "b", "--state", state, "-q")
+    assert subset.code == 0, subset.err
+    records = lines(subset.out)
+    assert {r["path"].split("/")[0] for r in records} == {"a", "b"}
+    assert {r["path"] for r in records if r["op"] == "delete"} <= {"a/charset.py", "b/utils.py"}
+    apply(index, records)
+    rest = cli("chunk", tree, "--state", state, "-q")  # the whole tree: only what the subset left
+    assert {r["path"] for r in lines(rest.out)} == {"c/header.py"}
+    apply(index, lines(rest.out))
+    assert index == full(cli, tree)
+    assert cli("chunk", tree, "--state", state, "-q").out == ""
