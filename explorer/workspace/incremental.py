@@ -144,9 +144,11 @@ def read_state(path: str, root: str) -> ChunkState | None:
     if data.get("version") != STATE_VERSION:
         raise StateError(f"state file {path} has version {data.get('version')!r}, this chunk-explorer reads "
                          f"version {STATE_VERSION}; remove it to re-index everything")
-    if data.get("root") != root:
+    # A recorded root that is gone is a moved (or re-cloned) checkout: paths in the state
+    # are relative to the root, and content hashes decide what changed, so it follows.
+    if data.get("root") != root and isinstance(data.get("root"), str) and os.path.isdir(data["root"]):
         raise StateError(f"state file {path} was made for root {data.get('root')!r}, not {root!r}; "
-                         "use one state file per root")
+                         "use one state file per root (or move that root away: a state follows its tree)")
     try:
         files = {}
         for rel, entry in data["files"].items():
@@ -161,7 +163,7 @@ def read_state(path: str, root: str) -> ChunkState | None:
                 places = None  # not recorded (or damaged): same-text chunks are then said to have moved
             files[rel] = FileState(tuple(stat_) if stat_ else None, entry["hash"], entry.get("language"), ids,
                                    places)
-        state = ChunkState(data["root"], str(data["fingerprint"]), dict(data["options"]), str(data["tool"]), files)
+        state = ChunkState(root, str(data["fingerprint"]), dict(data["options"]), str(data["tool"]), files)
     except (KeyError, TypeError, ValueError, AttributeError):
         raise StateError(f"state file {path} is corrupt (unexpected content); remove it to re-index everything") \
             from None

@@ -240,3 +240,22 @@ def test_reindexing_some_folders_under_one_state_leaves_the_others_alone(cli, tm
     apply(index, lines(rest.out))
     assert index == full(cli, tree)
     assert cli("chunk", tree, "--state", state, "-q").out == ""
+
+
+def test_a_state_follows_a_moved_checkout_and_emits_nothing(cli, tmp_path) -> None:
+    tree = copy_package(tmp_path / "first" / "email")
+    state = tmp_path / "state.json"
+    assert cli("chunk", tree, "--state", state, "-j", "2", "-q").code == 0
+    moved = tmp_path / "second" / "email"
+    moved.parent.mkdir()
+    tree.rename(moved)
+    run = cli("chunk", moved, "--state", state, "-q")
+    assert run.code == 0, run.err
+    assert run.out == ""
+    assert json.loads(state.read_text())["root"] == str(moved)
+    copied = tmp_path / "third"
+    shutil.copytree(moved, copied)  # a fresh clone elsewhere: new inodes and times, same content
+    shutil.rmtree(moved)
+    (copied / "base64mime.py").unlink()
+    run = cli("chunk", copied, "--state", state, "-q")
+    assert run.code == 0 and {(r["op"], r["path"]) for r in lines(run.out)} == {("delete", "base64mime.py")}

@@ -201,7 +201,7 @@ def test_unreadable_directory_keeps_the_files_under_it(tmp_path, monkeypatch) ->
     (b"{not json", "corrupt"),
     (b'{"format": "something-else"}', "not a chunk-explorer state file"),
     (b'{"format": "chunk-explorer-state", "version": 99}', "version 99"),
-    (b'{"format": "chunk-explorer-state", "version": 1, "root": "/elsewhere"}', "made for root"),
+    (b'{"format": "chunk-explorer-state", "version": 1, "root": "/"}', "made for root"),
     (b"\xff\xfe", "corrupt"),
 ])
 def test_unusable_state_is_refused_and_left_alone(tmp_path, content, fragment) -> None:
