@@ -13,7 +13,8 @@ from ..display import embedded_line, plural
 from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
 from ..terminal_text import visible
-from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable
+from ..workspace.atomic import write_atomic
+from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable, json_bytes
 from ..workspace.export_run import write_export
 from ..workspace.incremental import StateError, open_incremental, subset_scope
 from ..workspace.walk import WalkPlan, plan
@@ -62,6 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("--state", metavar="FILE",
                         help="incremental: write only upserts and deletes since the run that wrote FILE "
                              "(JSONL), then update FILE")
+    output.add_argument("--summary-json", metavar="FILE",
+                        help="also write the run's summary as JSON to FILE (atomically), for machines")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
@@ -100,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
                             output_path=output_path, on_progress=on_progress, timeout=args.timeout,
                             engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage)
     tally = run_.tally
+    _write_summary(args, tally.to_dict(run_.seconds, run_.jobs))
 
     outcome = Outcome(files_plan, tally.skipped, done=tally.files, failed=len(tally.failed))
     if not args.quiet:
@@ -118,10 +122,21 @@ def run(args: argparse.Namespace) -> int:
     return outcome.status
 
 
+def _write_summary(args: argparse.Namespace, summary: dict[str, object]) -> None:
+    """``--summary-json FILE``: the summary the run printed, as one JSON object."""
+    if args.summary_json is not None:
+        write_atomic(args.summary_json, json_bytes(summary) + b"\n")
+
+
 def _check_flags(args: argparse.Namespace) -> str | None:
     """The flags that go together, and a writable ``-o`` (its checked path, or None for
     stdout), before the paths are walked. Raises UsageError."""
     output_path = None if args.output in (None, "-") else args.output
+    if args.summary_json is not None:
+        try:
+            check_writable(args.summary_json)
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
     if output_path is not None:
         try:
             output_path = check_writable(output_path)
@@ -153,6 +168,7 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
     except StateError as exc:
         raise UsageError(str(exc)) from None
     summary = run.summary
+    _write_summary(args, summary.to_dict())
     for rel, why in summary.kept:
         say(f"chunk-explorer: warning: {visible(rel)}: {visible(why)}; its previous chunks are kept")
     if not args.quiet:

@@ -259,3 +259,20 @@ def test_a_state_follows_a_moved_checkout_and_emits_nothing(cli, tmp_path) -> No
     (copied / "base64mime.py").unlink()
     run = cli("chunk", copied, "--state", state, "-q")
     assert run.code == 0 and {(r["op"], r["path"]) for r in lines(run.out)} == {("delete", "base64mime.py")}
+
+
+def test_summary_json_gives_the_run_to_machines(cli, tmp_path) -> None:
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    summary = tmp_path / "summary.json"
+    first = cli("chunk", tree, "--state", state, "-q", "--summary-json", summary)
+    got = json.loads(summary.read_text())
+    assert got["upserts"] == len(lines(first.out)) == got["newTexts"] and got["deletes"] == 0
+    assert got["files"] == got["chunked"] > 20 and got["unchanged"] == 0
+    (tree / "base64mime.py").unlink()
+    cli("chunk", tree, "--state", state, "-q", "--summary-json", summary)
+    got = json.loads(summary.read_text())
+    assert got["deletedFiles"] == 1 and got["upserts"] == 0 and got["deletes"] > 0
+    plain = cli("chunk", tree, "--format", "jsonl", "-q", "--summary-json", summary)
+    assert json.loads(summary.read_text())["chunks"] == len(lines(plain.out))
+    assert cli("chunk", tree, "--summary-json", tmp_path / "missing" / "s.json").code == 2
