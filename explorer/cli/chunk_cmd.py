@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import json
 import sys
 from collections.abc import Iterator
 from typing import IO
@@ -63,6 +64,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("--state", metavar="FILE",
                         help="incremental: write only upserts and deletes since the run that wrote FILE "
                              "(JSONL), then update FILE")
+    output.add_argument("--reconcile", metavar="IDS",
+                        help="with --state: rebuild FILE from the tree and emit what makes an index holding "
+                             "the ids in IDS (one per line, or the index's JSONL with an \"id\" field) right")
     output.add_argument("--summary-json", metavar="FILE",
                         help="also write the run's summary as JSON to FILE (atomically), for machines")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
@@ -122,6 +126,31 @@ def run(args: argparse.Namespace) -> int:
     return outcome.status
 
 
+def _held_ids(path: str) -> frozenset[str]:
+    """The ids an index holds: one per line, or JSONL records with an ``id``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read --reconcile {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    ids = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("{"):
+            try:
+                value = json.loads(line).get("id")
+            except (ValueError, AttributeError):
+                value = None
+            if not isinstance(value, str):
+                raise UsageError(f"--reconcile {path}, line {number}: a JSON record without a string \"id\"")
+            ids.add(value)
+        else:
+            ids.add(line)
+    return frozenset(ids)
+
+
 def _write_summary(args: argparse.Namespace, summary: dict[str, object]) -> None:
     """``--summary-json FILE``: the summary the run printed, as one JSON object."""
     if args.summary_json is not None:
@@ -147,6 +176,8 @@ def _check_flags(args: argparse.Namespace) -> str | None:
         raise UsageError(f"{flag} needs --engine ray")
     if args.engine == "ray" and importlib.util.find_spec("ray") is None:
         raise UsageError("--engine ray needs Ray: pip install 'chunk-explorer[ray]'")
+    if args.reconcile is not None and args.state is None:
+        raise UsageError("--reconcile needs --state FILE (the state it rebuilds)")
     if args.state is not None and (args.format == "json" or args.indent is not None):
         raise UsageError("--state writes JSONL records: leave out --format json and --indent")
     return output_path
@@ -155,10 +186,12 @@ def _check_flags(args: argparse.Namespace) -> str | None:
 def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: ChunkOptions,
                      output_path: str | None, scope: list[str]) -> int:
     """Write the difference since the state's run; update the state once it is all out."""
+    held = None if args.reconcile is None else _held_ids(args.reconcile)
     try:
         with open_incremental(files_plan, args.state, options, jobs=args.jobs, timeout=args.timeout,
                               engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage,
-                              leave_out=[output_path] if output_path else (), scope=scope) as run:
+                              leave_out=[output_path] if output_path else (), scope=scope,
+                              held=held) as run:
             if run.rechunk_reason and not args.quiet:
                 say(f"{visible(run.rechunk_reason)}: re-chunking every file")
             with _output(output_path) as out:

@@ -257,8 +257,13 @@ class IncrementalRun:
                  *, jobs: int | None = None, on_progress: ProgressCallback | None = None,
                  timeout: float | None = None, engine: str = "local", ray_address: str | None = None,
                  shared_storage: bool = False, leave_out: Sequence[str] = (),
-                 scope: Sequence[str] = ("",)) -> None:
+                 scope: Sequence[str] = ("",), held: frozenset[str] | None = None) -> None:
         self.state_path = state_path
+        #: Reconciling: the ids the index holds (the state is rebuilt from the tree; the
+        #: difference is taken against these instead).
+        self.held = held
+        if held is not None:
+            previous = None
         #: The paths (relative to the root, "" for all of it) this run looks at: what the
         #: state holds elsewhere is left as it is, neither deleted nor chunked again.
         self.scope = tuple(scope)
@@ -346,6 +351,11 @@ class IncrementalRun:
             for id_ in before.ids:
                 summary.deletes += 1
                 yield _delete(id_, rel)
+        if self.held is not None:  # held by the index, made by no file of the tree
+            current = {id_ for entry in new.files.values() for id_ in entry.ids}
+            for id_ in sorted(self.held - current):
+                summary.deletes += 1
+                yield IndexRecord("delete", id_, "", json_bytes({"op": "delete", "id": id_, "path": None}) + b"\n")
         summary.seconds = time.perf_counter() - started
         self._new = new
 
@@ -395,7 +405,10 @@ class IncrementalRun:
                 known: list[str | None] = list(before.places) if before.places else [None] * len(before.ids)
                 old_places = dict(zip(before.ids, known))
             for id_, place, record_json in zip(ids, places, encoded):
-                change = "new" if id_ not in old_places else "metadata" if old_places[id_] == place else "moved"
+                if self.held is not None:  # where the index has it is not known: "moved" updates it
+                    change = "moved" if id_ in self.held else "new"
+                else:
+                    change = "new" if id_ not in old_places else "metadata" if old_places[id_] == place else "moved"
                 summary.upserts += 1
                 summary.new_texts += change == "new"
                 yield IndexRecord("upsert", id_, rel, _upsert_line(change, record_json))
@@ -462,11 +475,13 @@ def open_incremental(
     shared_storage: bool = False,
     leave_out: Sequence[str] = (),
     scope: Sequence[str] = ("",),
+    held: frozenset[str] | None = None,
 ) -> Iterator[IncrementalRun]:
     """Lock ``state_path``, read and check it, and give the run. ``paths`` are walked
     as the CLI walks them (or a ready :class:`WalkPlan`); ``options``/``walk`` default to
     the settings file found for the root. ``scope``: the paths (relative to the root) the
-    run re-indexes, when it is only part of the state's tree. Raises :class:`StateError` (nothing written)
+    run re-indexes, when it is only part of the state's tree. ``held``: the ids the index
+    holds, to rebuild the state and emit what makes the index right. Raises :class:`StateError` (nothing written)
     when the state cannot be used or another run holds it."""
     state_path = os.fspath(state_path)
     try:
@@ -490,7 +505,7 @@ def open_incremental(
         previous = read_state(state_path, files_plan.root)  # what another run may have committed meanwhile
         run = IncrementalRun(state_path, files_plan, options or ChunkOptions(), previous, jobs=jobs,
                              on_progress=on_progress, timeout=timeout, engine=engine, ray_address=ray_address,
-                             shared_storage=shared_storage, leave_out=leave_out, scope=scope)
+                             shared_storage=shared_storage, leave_out=leave_out, scope=scope, held=held)
         yield run
 
 

@@ -276,3 +276,25 @@ def test_summary_json_gives_the_run_to_machines(cli, tmp_path) -> None:
     plain = cli("chunk", tree, "--format", "jsonl", "-q", "--summary-json", summary)
     assert json.loads(summary.read_text())["chunks"] == len(lines(plain.out))
     assert cli("chunk", tree, "--summary-json", tmp_path / "missing" / "s.json").code == 2
+
+
+@pytest.mark.parametrize("listing", ["ids", "jsonl"])
+def test_a_lost_state_is_rebuilt_from_the_ids_the_index_holds(cli, tmp_path, listing) -> None:
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    index = {r["id"]: r for r in lines(cli("chunk", tree, "--format", "jsonl", "-q").out) if "id" in r}
+    (tree / "base64mime.py").unlink()
+    with open(tree / "charset.py", "a") as handle:
+        handle.write("\n\ndef changed():\n    return 1\n")
+    held = tmp_path / "held.txt"
+    held.write_text("".join(f"{i}\n" for i in index) if listing == "ids"
+                    else "".join(json.dumps({"id": i, "path": r["path"]}) + "\n" for i, r in index.items()))
+    run = cli("chunk", tree, "--state", state, "--reconcile", held, "-q")
+    assert run.code == 0, run.err
+    records = lines(run.out)
+    apply(index, records)
+    assert index == full(cli, tree)
+    new = {r["id"] for r in records if r["op"] == "upsert" and r["change"] == "new"}
+    assert new and all(r["path"] == "charset.py" for r in records if r["id"] in new)
+    assert cli("chunk", tree, "--state", state, "-q").out == ""  # the rebuilt state is the index's
+    assert cli("chunk", tree, "--reconcile", held).code == 2
