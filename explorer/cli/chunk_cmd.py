@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import json
 import sys
 from collections.abc import Iterator
 from typing import IO
@@ -13,10 +14,11 @@ from ..display import embedded_line, plural
 from ..engine.batch import default_jobs
 from ..engine.options import ChunkOptions
 from ..terminal_text import visible
-from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable
+from ..workspace.atomic import write_atomic
+from ..workspace.export import FORMATS, OutputError, atomic_writer, check_writable, json_bytes
 from ..workspace.export_run import write_export
-from ..workspace.incremental import StateError, open_incremental
-from ..workspace.walk import WalkPlan
+from ..workspace.incremental import StateError, open_incremental, subset_scope
+from ..workspace.walk import WalkPlan, plan
 from . import options as cli_options
 from .errors import UsageError
 from .flag_types import non_negative_int, option, seconds
@@ -63,6 +65,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("--state", metavar="FILE",
                         help="incremental: write only upserts and deletes since the run that wrote FILE "
                              "(JSONL), then update FILE")
+    output.add_argument("--reconcile", metavar="IDS",
+                        help="with --state: rebuild FILE from the tree and emit what makes an index holding "
+                             "the ids in IDS (one per line, or the index's JSONL with an \"id\" field) right")
+    output.add_argument("--summary-json", metavar="FILE",
+                        help="also write the run's summary as JSON to FILE (atomically), for machines")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     output.add_argument("--namespace", type=option("namespace"), metavar="NAME",
                         help="put NAME (a repository's name, say) into every chunk id, so one index can hold "
@@ -89,7 +96,12 @@ def run(args: argparse.Namespace) -> int:
     frame = Frame.open(args)
     files_plan = frame.walk()
     if args.state is not None:
-        return _run_incremental(args, files_plan, frame.options, output_path)
+        scope: list[str] = [""]
+        subset = subset_scope(args.state, args.paths)
+        if subset is not None:  # some folders of the state's tree: the rest stays as it is
+            root, scope = subset
+            files_plan = plan(args.paths, frame.resolved.walk, root=root)
+        return _run_incremental(args, files_plan, frame.options, output_path, scope)
     settings_path = frame.resolved.settings_path
     extra = {"settings": settings_path} if settings_path else {}
 
@@ -99,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
                             output_path=output_path, on_progress=on_progress, timeout=args.timeout,
                             engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage)
     tally = run_.tally
+    _write_summary(args, tally.to_dict(run_.seconds, run_.jobs))
 
     outcome = Outcome(files_plan, tally.skipped, done=tally.files, failed=len(tally.failed))
     if not args.quiet:
@@ -117,10 +130,46 @@ def run(args: argparse.Namespace) -> int:
     return outcome.status
 
 
+def _held_ids(path: str) -> frozenset[str]:
+    """The ids an index holds: one per line, or JSONL records with an ``id``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read --reconcile {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    ids = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("{"):
+            try:
+                value = json.loads(line).get("id")
+            except (ValueError, AttributeError):
+                value = None
+            if not isinstance(value, str):
+                raise UsageError(f"--reconcile {path}, line {number}: a JSON record without a string \"id\"")
+            ids.add(value)
+        else:
+            ids.add(line)
+    return frozenset(ids)
+
+
+def _write_summary(args: argparse.Namespace, summary: dict[str, object]) -> None:
+    """``--summary-json FILE``: the summary the run printed, as one JSON object."""
+    if args.summary_json is not None:
+        write_atomic(args.summary_json, json_bytes(summary) + b"\n")
+
+
 def _check_flags(args: argparse.Namespace) -> str | None:
     """The flags that go together, and a writable ``-o`` (its checked path, or None for
     stdout), before the paths are walked. Raises UsageError."""
     output_path = None if args.output in (None, "-") else args.output
+    if args.summary_json is not None:
+        try:
+            check_writable(args.summary_json)
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
     if output_path is not None:
         try:
             output_path = check_writable(output_path)
@@ -131,18 +180,22 @@ def _check_flags(args: argparse.Namespace) -> str | None:
         raise UsageError(f"{flag} needs --engine ray")
     if args.engine == "ray" and importlib.util.find_spec("ray") is None:
         raise UsageError("--engine ray needs Ray: pip install 'chunk-explorer[ray]'")
+    if args.reconcile is not None and args.state is None:
+        raise UsageError("--reconcile needs --state FILE (the state it rebuilds)")
     if args.state is not None and (args.format == "json" or args.indent is not None):
         raise UsageError("--state writes JSONL records: leave out --format json and --indent")
     return output_path
 
 
 def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: ChunkOptions,
-                     output_path: str | None) -> int:
+                     output_path: str | None, scope: list[str]) -> int:
     """Write the difference since the state's run; update the state once it is all out."""
+    held = None if args.reconcile is None else _held_ids(args.reconcile)
     try:
         with open_incremental(files_plan, args.state, options, jobs=args.jobs, timeout=args.timeout,
                               engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage,
-                              leave_out=[output_path] if output_path else ()) as run:
+                              leave_out=[output_path] if output_path else (), scope=scope,
+                              held=held) as run:
             if run.rechunk_reason and not args.quiet:
                 say(f"{visible(run.rechunk_reason)}: re-chunking every file")
             with _output(output_path) as out:
@@ -152,12 +205,14 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
     except StateError as exc:
         raise UsageError(str(exc)) from None
     summary = run.summary
+    _write_summary(args, summary.to_dict())
     for rel, why in summary.kept:
         say(f"chunk-explorer: warning: {visible(rel)}: {visible(why)}; its previous chunks are kept")
     if not args.quiet:
         say(f"{plural(summary.files, 'file')}: {summary.chunked:,} chunked, "
             f"{summary.unchanged + summary.touched:,} unchanged ({summary.touched:,} touched), "
-            f"{summary.deleted_files:,} deleted; {plural(summary.upserts, 'upsert')}, "
+            f"{summary.deleted_files:,} deleted; {plural(summary.upserts, 'upsert')} "
+            f"({summary.new_texts:,} with new text), "
             f"{plural(summary.deletes, 'delete')} in {summary.seconds:.2f}s")
         if output_path is not None:
             say(f"Wrote {output_path}")

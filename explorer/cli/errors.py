@@ -6,6 +6,13 @@ EXIT_OK = 0
 EXIT_FAILED = 1  # the run went through but some files failed (or output could not be written)
 EXIT_USAGE = 2  # bad flags, paths, settings: nothing was done
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised where the command was, so every cleanup on the way out runs
+    (workers stopped, temporary files removed, locks released). Not an Exception: nothing
+    that handles a file's error may swallow it."""
 
 
 class UsageError(Exception):

@@ -10,14 +10,17 @@ module is imported only when that verb runs (or for ``--help``): ``--version`` a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 
 from ..version import tool_version
 from ..workspace.atomic import OutputError
-from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, MissingExtra, UsageError
+from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, MissingExtra, Terminated, UsageError
 from .verbs import SUMMARIES, VERB_NAMES
 
 
@@ -77,7 +80,26 @@ def is_command(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    return guarded(lambda: _run_command(args))
+    with _sigterm_raises():
+        return guarded(lambda: _run_command(args))
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While a command runs, SIGTERM (``kill PID``, a time-out of the caller) raises
+    :class:`Terminated` instead of ending the process on the spot, so it cleans up."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run_command(argv: list[str]) -> int:
@@ -110,6 +132,9 @@ def guarded(run: Callable[[], int]) -> int:
     except (OutputError, MissingExtra) as exc:
         _error(str(exc))
         return EXIT_FAILED
+    except Terminated:
+        _error("terminated (an -o file is only written by a finished run: nothing was replaced)")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         _error("interrupted (an -o file is only written by a finished run: nothing was replaced)")
         return EXIT_INTERRUPTED

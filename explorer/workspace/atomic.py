@@ -1,5 +1,9 @@
 """Atomic file writes: a temporary file in the target's directory renamed into place,
-so an interrupted or failed write never leaves a half file or damages an existing one."""
+so an interrupted or failed write never leaves a half file or damages an existing one.
+
+Where the system allows it (Linux, ``O_TMPFILE``), the temporary file has no name until
+it is complete: a process killed while writing (even SIGKILL) leaves nothing behind. It
+is then linked under a temporary name and renamed over the target at once."""
 
 from __future__ import annotations
 
@@ -54,10 +58,14 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
             yield special
         return
     directory, name = os.path.split(target)
+    anonymous = _anonymous_file(directory)
     try:
-        import tempfile  # here: a command that writes nothing does not load it
+        if anonymous is not None:
+            fd, temp = anonymous
+        else:
+            import tempfile  # here: a command that writes nothing does not load it
 
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+            fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}; choose another location") from exc
     try:
@@ -66,11 +74,16 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        _copy_mode(target, temp)
+            if anonymous is not None:
+                _copy_mode(target, fd)
+                temp = _link_temporary(fd, directory, name)
+        if anonymous is None:
+            _copy_mode(target, temp)
         os.replace(temp, target)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+        if temp:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
         if isinstance(exc, OSError) and not isinstance(exc, OutputError):
             raise OutputError(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from exc
         raise
@@ -91,9 +104,39 @@ def _is_special(target: str) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
-def _copy_mode(target: str, temp: str) -> None:
+def _anonymous_file(directory: str) -> tuple[int, str] | None:
+    """An unnamed file in ``directory`` (``O_TMPFILE``) and an empty name, or None where
+    the system or the file system has none (then a named temporary file is used)."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.exists("/proc/self/fd"):  # linking it needs /proc
+        return None
+    try:
+        return os.open(directory, flag | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600), ""
+    except OSError:
+        return None
+
+
+def _link_temporary(fd: int, directory: str, name: str) -> str:
+    """Give the unnamed file ``fd`` a temporary name beside the target; returns it.
+    (A directory descriptor makes ``os.link`` call ``linkat``, which can follow the
+    ``/proc`` link to the file; plain ``link`` cannot.)"""
+    fds = os.open("/proc/self/fd", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        for _ in range(100):
+            temp = os.path.join(directory, f".{name}.{os.urandom(6).hex()}.tmp")
+            try:
+                os.link(str(fd), temp, src_dir_fd=fds, follow_symlinks=True)
+                return temp
+            except FileExistsError:
+                continue
+    finally:
+        os.close(fds)
+    raise FileExistsError(f"no free temporary name beside {name}")
+
+
+def _copy_mode(target: str, temp: str | int) -> None:
     """Keep an existing file's permissions; give a new file the usual umask-based ones
-    (mkstemp creates it private)."""
+    (mkstemp and O_TMPFILE create it private). ``temp``: a path or a descriptor."""
     try:
         mode = os.stat(target).st_mode & 0o7777
     except OSError:

@@ -8,8 +8,11 @@ that made them. The next run:
   unchanged without being read;
 - hashes a file whose status changed; the same hash means unchanged (only its new status
   is remembered), a different one means the file is chunked again;
-- emits, as JSONL records, ``{"op": "upsert", ...the chunk record...}`` for every chunk
-  of a new or changed file and ``{"op": "delete", "id": ..., "path": ...}`` for every id
+- emits, as JSONL records, ``{"op": "upsert", "change": ..., ...the chunk record...}``
+  for every chunk of a new or changed file (``change``: ``new`` when its embedded text is
+  new to the index, ``moved`` when the same text is now at other lines of the file,
+  ``metadata`` when it is where it was and only other fields changed, as the file's hash)
+  and ``{"op": "delete", "id": ..., "path": ...}`` for every id
   that is gone (a changed file's old chunks, every chunk of a deleted file);
 - re-chunks every file when the settings (or the chunk-explorer version) changed since
   the state was written, and says so.
@@ -35,6 +38,7 @@ Use from Python::
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
@@ -42,7 +46,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..engine.batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from ..engine.batch import (
+    BatchFile,
+    BatchResult,
+    ProgressCallback,
+    chunk_batch_stream,
+    default_jobs,
+    kept_from_workers,
+)
 from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
@@ -76,16 +87,23 @@ class StateError(ValueError):
 @dataclass(slots=True)
 class FileState:
     """What the state remembers of one file. ``stat`` is (size, mtime_ns, ctime_ns, inode),
-    or None when it must not be trusted (the file was changing during the run)."""
+    or None when it must not be trusted (the file was changing during the run).
+    ``places``: for each id, a short digest of where its chunk is in the file (its
+    ranges), to tell a moved chunk from one whose file only changed elsewhere;
+    None in a state written before it was recorded."""
 
     stat: tuple[int, int, int, int] | None
     hash: str
     language: str | None
     ids: list[str]
+    places: list[str] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"stat": list(self.stat) if self.stat else None, "hash": self.hash, "language": self.language,
-                "ids": self.ids}
+        entry: dict[str, Any] = {"stat": list(self.stat) if self.stat else None, "hash": self.hash,
+                                 "language": self.language, "ids": self.ids}
+        if self.places is not None:
+            entry["places"] = self.places
+        return entry
 
 
 @dataclass(slots=True)
@@ -126,9 +144,11 @@ def read_state(path: str, root: str) -> ChunkState | None:
     if data.get("version") != STATE_VERSION:
         raise StateError(f"state file {path} has version {data.get('version')!r}, this chunk-explorer reads "
                          f"version {STATE_VERSION}; remove it to re-index everything")
-    if data.get("root") != root:
+    # A recorded root that is gone is a moved (or re-cloned) checkout: paths in the state
+    # are relative to the root, and content hashes decide what changed, so it follows.
+    if data.get("root") != root and isinstance(data.get("root"), str) and os.path.isdir(data["root"]):
         raise StateError(f"state file {path} was made for root {data.get('root')!r}, not {root!r}; "
-                         "use one state file per root")
+                         "use one state file per root (or move that root away: a state follows its tree)")
     try:
         files = {}
         for rel, entry in data["files"].items():
@@ -138,8 +158,12 @@ def read_state(path: str, root: str) -> ChunkState | None:
                     and all(isinstance(i, str) for i in ids)
                     and (stat_ is None or (len(stat_) == 4 and all(isinstance(n, int) for n in stat_)))):
                 raise TypeError(rel)
-            files[rel] = FileState(tuple(stat_) if stat_ else None, entry["hash"], entry.get("language"), ids)
-        state = ChunkState(data["root"], str(data["fingerprint"]), dict(data["options"]), str(data["tool"]), files)
+            places = entry.get("places")
+            if not (isinstance(places, list) and len(places) == len(ids) and all(isinstance(p, str) for p in places)):
+                places = None  # not recorded (or damaged): same-text chunks are then said to have moved
+            files[rel] = FileState(tuple(stat_) if stat_ else None, entry["hash"], entry.get("language"), ids,
+                                   places)
+        state = ChunkState(root, str(data["fingerprint"]), dict(data["options"]), str(data["tool"]), files)
     except (KeyError, TypeError, ValueError, AttributeError):
         raise StateError(f"state file {path} is corrupt (unexpected content); remove it to re-index everything") \
             from None
@@ -169,6 +193,7 @@ class RunSummary:
     chunked: int = 0  # new or changed files chunked
     deleted_files: int = 0
     upserts: int = 0
+    new_texts: int = 0  # upserts whose embedded text is new to the index (change "new")
     deletes: int = 0
     rechunk_reason: str | None = None  # why every file was chunked again
     #: Files kept as they were because they could not be read or chunked: (path, message).
@@ -178,18 +203,38 @@ class RunSummary:
     def to_dict(self) -> dict[str, Any]:
         return {
             "files": self.files, "unchanged": self.unchanged, "touched": self.touched, "chunked": self.chunked,
-            "deletedFiles": self.deleted_files, "upserts": self.upserts, "deletes": self.deletes,
+            "deletedFiles": self.deleted_files, "upserts": self.upserts, "newTexts": self.new_texts,
+            "deletes": self.deletes,
             "rechunkAll": self.rechunk_reason, "kept": len(self.kept), "seconds": round(self.seconds, 3),
         }
 
 
-def encode_upserts(parsed: Any, chunks: Sequence[Any], options: Any, seconds: Any) -> tuple[str, list[str], bytes]:
-    """Batch analyzer: the file's hash (of the bytes chunked), its chunk ids and its
-    upsert lines, encoded in the worker."""
+#: Upserts' change field: the embedded text is new to the index; the same text is at
+#: other lines of the file; the same text at the same place, only other fields changed
+#: (the file's hash, the chunk's index or the file's chunk count).
+CHANGES = ("new", "moved", "metadata")
+_PLACE_KEYS = ("byteRange", "lineRange", "charRange")
+
+
+def _place(record: dict[str, Any]) -> str:
+    """A short digest of where a chunk record is in its file (its ranges)."""
+    where = json.dumps([record.get(k) for k in _PLACE_KEYS], separators=(",", ":"))
+    return hashlib.blake2b(where.encode(), digest_size=6).hexdigest()
+
+
+def encode_upserts(parsed: Any, chunks: Sequence[Any], options: Any,
+                   seconds: Any) -> tuple[str, list[str], list[str], list[bytes]]:
+    """Batch analyzer: the file's hash (of the bytes chunked), its chunk ids, their
+    places and their records' JSON (without ``op``), encoded in the worker."""
     file_hash = content_hash(parsed.source.data)
     records = chunk_records(parsed.path, parsed.language, chunks, options, file_hash)
-    return file_hash, [r["id"] for r in records], b"".join(json_bytes({"op": "upsert", **r}) + b"\n"
-                                                             for r in records)
+    return (file_hash, [r["id"] for r in records], [_place(r) for r in records],
+            [json_bytes(r) for r in records])
+
+
+def _upsert_line(change: str, record_json: bytes) -> bytes:
+    """The upsert line: ``op`` and ``change`` first, then the chunk record's fields."""
+    return b'{"op": "upsert", "change": "' + change.encode() + b'", ' + record_json[1:] + b"\n"
 
 
 def _delete(id_: str, rel: str) -> IndexRecord:
@@ -211,8 +256,17 @@ class IncrementalRun:
     def __init__(self, state_path: str, files_plan: WalkPlan, options: ChunkOptions, previous: ChunkState | None,
                  *, jobs: int | None = None, on_progress: ProgressCallback | None = None,
                  timeout: float | None = None, engine: str = "local", ray_address: str | None = None,
-                 shared_storage: bool = False, leave_out: Sequence[str] = ()) -> None:
+                 shared_storage: bool = False, leave_out: Sequence[str] = (),
+                 scope: Sequence[str] = ("",), held: frozenset[str] | None = None) -> None:
         self.state_path = state_path
+        #: Reconciling: the ids the index holds (the state is rebuilt from the tree; the
+        #: difference is taken against these instead).
+        self.held = held
+        if held is not None:
+            previous = None
+        #: The paths (relative to the root, "" for all of it) this run looks at: what the
+        #: state holds elsewhere is left as it is, neither deleted nor chunked again.
+        self.scope = tuple(scope)
         self.leave_out = leave_out  # files of the tree that are not chunked (the output)
         self.plan = files_plan
         self.options = options
@@ -273,7 +327,8 @@ class IncrementalRun:
                     self._keep(new, rel, before, getattr(exc, "reason", None) or exc.strerror or str(exc))
                     continue
                 if content_hash(data) == before.hash:
-                    new.files[rel] = FileState(self._trusted(status), before.hash, before.language, before.ids)
+                    new.files[rel] = FileState(self._trusted(status), before.hash, before.language, before.ids,
+                                               before.places)
                     summary.touched += 1
                     continue
                 to_chunk.append((walked_file, status, data))
@@ -286,6 +341,9 @@ class IncrementalRun:
         for rel, before in sorted(previous_files.items()):
             if rel in walked_rels:
                 continue
+            if not _is_under(rel, self.scope):  # outside the paths this run was given
+                new.files[rel] = before
+                continue
             if _is_under(rel, unreadable):
                 self._keep(new, rel, before, "unreadable")
                 continue
@@ -293,13 +351,21 @@ class IncrementalRun:
             for id_ in before.ids:
                 summary.deletes += 1
                 yield _delete(id_, rel)
+        if self.held is not None:  # held by the index, made by no file of the tree
+            current = {id_ for entry in new.files.values() for id_ in entry.ids}
+            for id_ in sorted(self.held - current):
+                summary.deletes += 1
+                yield IndexRecord("delete", id_, "", json_bytes({"op": "delete", "id": id_, "path": None}) + b"\n")
         summary.seconds = time.perf_counter() - started
         self._new = new
 
     def _trusted(self, status: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
         """The status to remember, or None for a file modified so close to this run that a
-        later change could keep the same timestamps: it is hashed again next time."""
-        return None if status[1] >= self._started_ns - RACY_NS else status
+        later change could keep the same timestamps: it is hashed again next time. The
+        change time counts as much as the modification time: a tool that writes a file and
+        sets an old mtime (``cp -p``, ``tar``, ``rsync -t``) leaves only the ctime recent, and
+        a second such write within one tick of the clock would change neither."""
+        return None if max(status[1], status[2]) >= self._started_ns - RACY_NS else status
 
     def _keep(self, new: ChunkState, rel: str, before: FileState | None, why: str) -> None:
         """A file not read or not chunked this time: its previous chunks stay as they are."""
@@ -331,12 +397,21 @@ class IncrementalRun:
         summary = self.summary
         old_ids = [] if before is None else before.ids
         if result.ok:
-            file_hash, ids, lines = result.analysis
+            file_hash, ids, places, encoded = result.analysis
             summary.chunked += 1
-            new.files[rel] = FileState(self._trusted(status), file_hash, result.language, ids)
-            for id_, line in zip(ids, lines.splitlines(keepends=True)):
+            new.files[rel] = FileState(self._trusted(status), file_hash, result.language, ids, places)
+            old_places: dict[str, str | None] = {}
+            if before is not None:
+                known: list[str | None] = list(before.places) if before.places else [None] * len(before.ids)
+                old_places = dict(zip(before.ids, known))
+            for id_, place, record_json in zip(ids, places, encoded):
+                if self.held is not None:  # where the index has it is not known: "moved" updates it
+                    change = "moved" if id_ in self.held else "new"
+                else:
+                    change = "new" if id_ not in old_places else "metadata" if old_places[id_] == place else "moved"
                 summary.upserts += 1
-                yield IndexRecord("upsert", id_, rel, line)
+                summary.new_texts += change == "new"
+                yield IndexRecord("upsert", id_, rel, _upsert_line(change, record_json))
             kept = set(ids)
             gone = [i for i in old_ids if i not in kept]
         elif result.not_text:  # now binary or not UTF-8: no longer part of the index
@@ -378,7 +453,8 @@ def _locked(state_path: str) -> Iterator[None]:
             raise StateError(f"another run is using state file {state_path} (lock {lock_path} is held); "
                              "run again when it ends") from None
         try:
-            yield
+            with kept_from_workers(handle.fileno()):  # a worker outliving this run must not hold it
+                yield
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
@@ -398,10 +474,14 @@ def open_incremental(
     ray_address: str | None = None,
     shared_storage: bool = False,
     leave_out: Sequence[str] = (),
+    scope: Sequence[str] = ("",),
+    held: frozenset[str] | None = None,
 ) -> Iterator[IncrementalRun]:
     """Lock ``state_path``, read and check it, and give the run. ``paths`` are walked
     as the CLI walks them (or a ready :class:`WalkPlan`); ``options``/``walk`` default to
-    the settings file found for the root. Raises :class:`StateError` (nothing written)
+    the settings file found for the root. ``scope``: the paths (relative to the root) the
+    run re-indexes, when it is only part of the state's tree. ``held``: the ids the index
+    holds, to rebuild the state and emit what makes the index right. Raises :class:`StateError` (nothing written)
     when the state cannot be used or another run holds it."""
     state_path = os.fspath(state_path)
     try:
@@ -425,5 +505,37 @@ def open_incremental(
         previous = read_state(state_path, files_plan.root)  # what another run may have committed meanwhile
         run = IncrementalRun(state_path, files_plan, options or ChunkOptions(), previous, jobs=jobs,
                              on_progress=on_progress, timeout=timeout, engine=engine, ray_address=ray_address,
-                             shared_storage=shared_storage, leave_out=leave_out)
+                             shared_storage=shared_storage, leave_out=leave_out, scope=scope, held=held)
         yield run
+
+
+def subset_scope(state_path: str | os.PathLike[str], paths: Sequence[str]) -> tuple[str, list[str]] | None:
+    """When ``paths`` are all inside the root of the state in ``state_path`` (and not that
+    root itself): that root and the paths relative to it, to re-index only them under the
+    same state. None otherwise (no state yet, or another root: the run checks it)."""
+    try:
+        state = _read_any_root(os.fspath(state_path))
+    except StateError:
+        return None
+    if state is None:
+        return None
+    root = state.root
+    given = [os.path.abspath(p) for p in paths]
+    if not given or not all(g == root or g.startswith(root.rstrip(os.sep) + os.sep) for g in given):
+        return None
+    rels = [os.path.relpath(g, root).replace(os.sep, "/") for g in given]
+    if "." in rels:
+        return None
+    return root, rels
+
+
+def _read_any_root(path: str) -> ChunkState | None:
+    """The state in ``path`` whatever root it was made for."""
+    try:
+        raw = read_regular_file(path, STATE_MAX_BYTES)
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("root"), str):
+        return None
+    return read_state(path, data["root"])

@@ -38,7 +38,7 @@ def full(cli, tree: Path) -> dict[str, dict]:
 def apply(index: dict[str, dict], records: list[dict]) -> None:
     for record in records:
         if record["op"] == "upsert":
-            index[record["id"]] = {k: v for k, v in record.items() if k != "op"}
+            index[record["id"]] = {k: v for k, v in record.items() if k not in ("op", "change")}
         else:
             index.pop(record["id"], None)
 
@@ -75,7 +75,10 @@ def test_edit_delete_add_rename_touch_give_exactly_the_expected_difference(cli, 
     changed_paths = {*edited, "brand_new.py", "renamed_module.py"}
     assert {r["path"] for r in upserts} == changed_paths
     assert sorted(r["id"] for r in upserts) == sorted(i for i, r in after.items() if r["path"] in changed_paths)
-    assert all({k: v for k, v in r.items() if k != "op"} == after[r["id"]] for r in upserts)
+    assert all({k: v for k, v in r.items() if k not in ("op", "change")} == after[r["id"]] for r in upserts)
+    # the text is new exactly where the id is: an id the index holds has the same embedded text
+    assert {r["id"] for r in upserts if r["change"] == "new"} == set(after) - set(before)
+    assert {r["change"] for r in upserts if r["id"] in before} <= {"moved", "metadata"}
     assert {r["id"] for r in deletes} == set(before) - set(after)
     assert {r["path"] for r in deletes} <= {*edited, deleted, renamed}
     assert {r["path"] for r in deletes} >= {deleted, renamed}
@@ -184,3 +187,114 @@ def test_killed_runs_leave_a_state_from_which_the_next_run_is_correct(cli, tmp_p
     assert index == full(cli, tree) if not options else index == {
         r["id"]: r for r in lines(cli("chunk", tree, "--format", "jsonl", "-q", *options).out)}
     assert cli("chunk", tree, "--state", state, *options).out == ""
+
+
+def test_each_upsert_says_whether_its_text_is_new_moved_or_only_its_metadata_changed(cli, tmp_path) -> None:
+    tree = tmp_path / "t"
+    tree.mkdir()
+    functions = [f"def {name}():\n    a = {i}\n    b = {i + 1}\n    return a + b\n" for i, name in
+                 enumerate(["one", "two", "three"])]
+    (tree / "m.py").write_text("\n\n".join(functions))
+    state = tmp_path / "state.json"
+    first = lines(cli("chunk", tree, "--state", state, "--max-size", "30", "-q").out)
+    assert [r["change"] for r in first] == ["new", "new", "new"]
+    assert [r["text"].split("(")[0] for r in first] == ["def one", "def two", "def three"]
+    functions[1] = functions[1].replace("    b = 2\n", "    b = 2\n    b += 1\n")  # one line more in two()
+    (tree / "m.py").write_text("\n\n".join(functions))
+    second = cli("chunk", tree, "--state", state, "--max-size", "30")
+    records = lines(second.out)
+    upserts = {r["text"].split("(")[0]: r for r in records if r["op"] == "upsert"}
+    assert {name: r["change"] for name, r in upserts.items()} == {
+        "def one": "metadata",  # same text, same lines: only the file's hash differs
+        "def two": "new",  # its text changed: the only one to embed
+        "def three": "moved",  # same text, one line further down
+    }
+    assert upserts["def one"]["id"] == first[0]["id"] and upserts["def three"]["id"] == first[2]["id"]
+    assert upserts["def three"]["lineRange"] != first[2]["lineRange"]
+    assert [r["id"] for r in records if r["op"] == "delete"] == [first[1]["id"]]
+    assert "3 upserts (1 with new text)" in second.err
+    # upserts come with "op" then "change" first, and a full export has neither
+    assert second.out.startswith('{"op": "upsert", "change": ')
+    assert all("change" not in r for r in lines(cli("chunk", tree, "--format", "jsonl", "-q").out))
+
+
+def test_reindexing_some_folders_under_one_state_leaves_the_others_alone(cli, tmp_path) -> None:
+    tree = tmp_path / "repo"
+    for folder in ("a", "b", "c"):
+        copy_package(tree / folder)
+    state = tmp_path / "state.json"
+    assert cli("chunk", tree, "--state", state, "-j", "2", "-q").code == 0
+    index = full(cli, tree)
+    with open(tree / "a" / "charset.py", "a") as handle:
+        handle.write("\n\ndef changed():\n    return 1\n")
+    (tree / "b" / "utils.py").unlink()
+    (tree / "c" / "header.py").unlink()  # outside the folders re-indexed: stays for now
+    subset = cli("chunk", tree / "a", tree / "b", "--state", state, "-q")
+    assert subset.code == 0, subset.err
+    records = lines(subset.out)
+    assert {r["path"].split("/")[0] for r in records} == {"a", "b"}
+    assert {r["path"] for r in records if r["op"] == "delete"} <= {"a/charset.py", "b/utils.py"}
+    apply(index, records)
+    rest = cli("chunk", tree, "--state", state, "-q")  # the whole tree: only what the subset left
+    assert {r["path"] for r in lines(rest.out)} == {"c/header.py"}
+    apply(index, lines(rest.out))
+    assert index == full(cli, tree)
+    assert cli("chunk", tree, "--state", state, "-q").out == ""
+
+
+def test_a_state_follows_a_moved_checkout_and_emits_nothing(cli, tmp_path) -> None:
+    tree = copy_package(tmp_path / "first" / "email")
+    state = tmp_path / "state.json"
+    assert cli("chunk", tree, "--state", state, "-j", "2", "-q").code == 0
+    moved = tmp_path / "second" / "email"
+    moved.parent.mkdir()
+    tree.rename(moved)
+    run = cli("chunk", moved, "--state", state, "-q")
+    assert run.code == 0, run.err
+    assert run.out == ""
+    assert json.loads(state.read_text())["root"] == str(moved)
+    copied = tmp_path / "third"
+    shutil.copytree(moved, copied)  # a fresh clone elsewhere: new inodes and times, same content
+    shutil.rmtree(moved)
+    (copied / "base64mime.py").unlink()
+    run = cli("chunk", copied, "--state", state, "-q")
+    assert run.code == 0 and {(r["op"], r["path"]) for r in lines(run.out)} == {("delete", "base64mime.py")}
+
+
+def test_summary_json_gives_the_run_to_machines(cli, tmp_path) -> None:
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    summary = tmp_path / "summary.json"
+    first = cli("chunk", tree, "--state", state, "-q", "--summary-json", summary)
+    got = json.loads(summary.read_text())
+    assert got["upserts"] == len(lines(first.out)) == got["newTexts"] and got["deletes"] == 0
+    assert got["files"] == got["chunked"] > 20 and got["unchanged"] == 0
+    (tree / "base64mime.py").unlink()
+    cli("chunk", tree, "--state", state, "-q", "--summary-json", summary)
+    got = json.loads(summary.read_text())
+    assert got["deletedFiles"] == 1 and got["upserts"] == 0 and got["deletes"] > 0
+    plain = cli("chunk", tree, "--format", "jsonl", "-q", "--summary-json", summary)
+    assert json.loads(summary.read_text())["chunks"] == len(lines(plain.out))
+    assert cli("chunk", tree, "--summary-json", tmp_path / "missing" / "s.json").code == 2
+
+
+@pytest.mark.parametrize("listing", ["ids", "jsonl"])
+def test_a_lost_state_is_rebuilt_from_the_ids_the_index_holds(cli, tmp_path, listing) -> None:
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    index = {r["id"]: r for r in lines(cli("chunk", tree, "--format", "jsonl", "-q").out) if "id" in r}
+    (tree / "base64mime.py").unlink()
+    with open(tree / "charset.py", "a") as handle:
+        handle.write("\n\ndef changed():\n    return 1\n")
+    held = tmp_path / "held.txt"
+    held.write_text("".join(f"{i}\n" for i in index) if listing == "ids"
+                    else "".join(json.dumps({"id": i, "path": r["path"]}) + "\n" for i, r in index.items()))
+    run = cli("chunk", tree, "--state", state, "--reconcile", held, "-q")
+    assert run.code == 0, run.err
+    records = lines(run.out)
+    apply(index, records)
+    assert index == full(cli, tree)
+    new = {r["id"] for r in records if r["op"] == "upsert" and r["change"] == "new"}
+    assert new and all(r["path"] == "charset.py" for r in records if r["id"] in new)
+    assert cli("chunk", tree, "--state", state, "-q").out == ""  # the rebuilt state is the index's
+    assert cli("chunk", tree, "--reconcile", held).code == 2

@@ -43,13 +43,13 @@ def full_export(root, options=OPTIONS) -> dict[str, dict]:
     buffer = io.BytesIO()
     write_export(buffer, plan([str(root)], root=str(root)), options, fmt="jsonl", jobs=1)
     records = [json.loads(line) for line in buffer.getvalue().splitlines()]
-    return {r["id"]: r for r in records}
+    return {r["id"]: r for r in records if "id" in r}  # not the skipped files' lines
 
 
 def apply(index: dict[str, dict], records) -> None:
     for record in records:
         if record["op"] == "upsert":
-            index[record["id"]] = {k: v for k, v in record.items() if k != "op"}
+            index[record["id"]] = {k: v for k, v in record.items() if k not in ("op", "change")}
         else:
             index.pop(record["id"], None)
 
@@ -91,7 +91,10 @@ def test_touched_file_is_hashed_not_chunked(tmp_path, monkeypatch) -> None:
     root = tmp_path / "tree"
     make_tree(root)
     for path in root.rglob("*.py"):
-        os.utime(path, ns=(10**18, 10**18))  # long before the run: statuses can be trusted
+        os.utime(path, ns=(10**18, 10**18))  # long before the run
+    # Their change times are recent (the files were just written): as if they were not,
+    # so that statuses are trusted at once.
+    monkeypatch.setattr(incremental, "RACY_NS", 0)
     state = tmp_path / "s.json"
     run_once(root, state)
     os.utime(root / "c.py", ns=(15 * 10**17, 15 * 10**17))
@@ -198,7 +201,7 @@ def test_unreadable_directory_keeps_the_files_under_it(tmp_path, monkeypatch) ->
     (b"{not json", "corrupt"),
     (b'{"format": "something-else"}', "not a chunk-explorer state file"),
     (b'{"format": "chunk-explorer-state", "version": 99}', "version 99"),
-    (b'{"format": "chunk-explorer-state", "version": 1, "root": "/elsewhere"}', "made for root"),
+    (b'{"format": "chunk-explorer-state", "version": 1, "root": "/"}', "made for root"),
     (b"\xff\xfe", "corrupt"),
 ])
 def test_unusable_state_is_refused_and_left_alone(tmp_path, content, fragment) -> None:
@@ -266,3 +269,77 @@ def test_options_and_walk_come_from_the_settings_file(tmp_path) -> None:
         records = [r.to_dict() for r in run.records()]
     assert run.options.max_size == 33
     assert {r["path"] for r in records} == {"c.py"}
+
+
+def test_files_deleted_beside_an_unreadable_folder_are_deleted(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    (root / "pkg2").mkdir()
+    (root / "pkg2" / "gone.py").write_text("def gone():\n    return 5\n")
+    (root / "pkgextra.py").write_text("def extra():\n    return 6\n")
+    state = tmp_path / "s.json"
+    first, _ = run_once(root, state)
+    real = walk._list
+
+    def refuse(directory, rel):
+        if rel == "pkg":
+            return Skipped(directory, rel, SkipReason.UNREADABLE, True, "Permission denied")
+        return real(directory, rel)
+
+    monkeypatch.setattr(walk, "_list", refuse)
+    (root / "pkg2" / "gone.py").unlink()
+    (root / "pkgextra.py").unlink()
+    records, summary = run_once(root, state)
+    gone = {r["id"] for r in first if r["path"] in ("pkg2/gone.py", "pkgextra.py")}
+    assert {r["id"] for r in records if r["op"] == "delete"} == gone and gone
+    assert set(read_state(str(state), str(root)).files) == {"c.py", "pkg/a.py", "pkg/b.py"}
+
+
+@pytest.mark.parametrize("how", ["nul bytes", "not utf-8", "png"])
+def test_a_file_that_became_binary_loses_its_chunks(tmp_path, how) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    first, _ = run_once(root, state)
+    data = {"nul bytes": b"def b():\n    return 2\n\x00\x00\x00",
+            "not utf-8": b"def b():\n    return '\xff\xfe'\n",
+            "png": b"\x89PNG\r\n\x1a\n" + bytes(range(256))}[how]
+    (root / "pkg" / "b.py").write_bytes(data)
+    records, _ = run_once(root, state)
+    stale = {r["id"] for r in first if r["path"] == "pkg/b.py"}
+    assert {r["id"] for r in records if r["op"] == "delete"} == stale
+    index: dict[str, dict] = {}
+    apply(index, first)
+    apply(index, records)
+    assert index == full_export(root)
+    assert run_once(root, state)[0] == []
+
+
+def test_a_file_written_with_an_old_mtime_just_before_a_run_is_hashed_next_time(tmp_path) -> None:
+    """Written twice within one tick of the clock, the same size, each time given the same
+    old mtime (as ``cp -p`` or ``tar`` do): only the change time says it is fresh."""
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    old = 10**18
+    for path in root.rglob("*.py"):
+        os.utime(path, ns=(old, old))
+    run_once(root, state)
+    target = root / "pkg" / "b.py"
+    target.write_text("def b():\n    return 3\n")  # same size as before
+    os.utime(target, ns=(old, old))
+    first, _ = run_once(root, state)
+    assert {r["path"] for r in first if r["op"] == "upsert"} == {"pkg/b.py"}
+    stat_before = os.stat(target)
+    target.write_text("def b():\n    return 4\n")  # same size again
+    os.utime(target, ns=(old, old))
+    # On a coarse clock both writes share one change time; on a fine one, make the state
+    # remember the second's, as a coarse clock would have (only if it trusted the first).
+    if os.stat(target).st_ctime_ns != stat_before.st_ctime_ns:
+        saved = json.loads(state.read_text())
+        entry = saved["files"]["pkg/b.py"]
+        if entry["stat"] is not None:
+            entry["stat"] = [*entry["stat"][:2], os.stat(target).st_ctime_ns, entry["stat"][3]]
+            state.write_text(json.dumps(saved))
+    second, _ = run_once(root, state)
+    assert {r["text"] for r in second if r["op"] == "upsert"} == {"def b():\n    return 4\n"}

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..files import DEFAULT_MAX_BYTES
 from ..options import ChunkOptions
-from .local import run_here, run_pool
+from .local import kept_from_workers, run_here, run_pool
 from .task import (
     BINARY,
     CRASH,
@@ -50,7 +50,7 @@ from .task import (
 __all__ = [
     "BINARY", "CRASH", "ENGINES", "ERROR", "NOT_TEXT", "OPTIONS", "READ", "TASK_BYTES", "TASK_FILES", "TIMEOUT",
     "UNDECODABLE", "UNSUPPORTED", "Analyzer", "BatchFile", "BatchResult", "ProgressCallback", "chunk_batch",
-    "chunk_batch_stream", "default_jobs", "tasks_of",
+    "chunk_batch_stream", "default_jobs", "kept_from_workers", "tasks_of",
 ]
 
 #: The runners ``engine=`` chooses from.

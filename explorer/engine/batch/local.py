@@ -5,12 +5,21 @@ Parsing holds the GIL, so threads would not help: tasks of files (see
 in flight (one running and one queued per worker). A worker that dies takes no other
 file down with it: the unfinished files are rerun one at a time in a fresh pool, so
 only the file that kills a worker is marked failed.
+
+Workers end with the process that started them, however it ends (even SIGKILL): the
+parent-death signal on Linux, a thread watching the parent's id everywhere. They hold
+neither its stdout nor the descriptors it keeps to itself (:func:`kept_from_workers`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
 import multiprocessing
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Generator, Iterator
@@ -59,9 +68,64 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _init_worker() -> None:
+#: Descriptors this process holds that its workers must not (a lock: a forked worker would
+#: hold it too, and keep it after this process dies). Closed in every new worker.
+_PARENT_ONLY: set[int] = set()
+#: How often (seconds) a worker checks that the process that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
+_PR_SET_PDEATHSIG = 1
+
+
+@contextlib.contextmanager
+def kept_from_workers(fd: int) -> Iterator[None]:
+    """While the block runs, workers started by this process close ``fd`` first thing
+    (``fork`` copies every descriptor, whatever its close-on-exec flag)."""
+    _PARENT_ONLY.add(fd)
+    try:
+        yield
+    finally:
+        _PARENT_ONLY.discard(fd)
+
+
+def _init_worker(parent: int | None, parent_only: frozenset[int]) -> None:
     # Ctrl-C is the parent's to handle; workers are shut down by it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for fd in parent_only:  # only set with fork: the descriptors of the parent itself
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _detach_stdout()
+    _die_with(parent)
+
+
+def _detach_stdout() -> None:
+    """Workers never write the output: a worker left holding the parent's stdout would
+    keep a reader from ever seeing its end."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+
+
+def _die_with(parent: int | None) -> None:
+    """End this worker when ``parent`` ends, however it ends (SIGKILL, the OOM killer):
+    the kernel's parent-death signal on Linux, and everywhere a thread that notices the
+    parent is gone (re-parented workers get another parent id). None: the parent is a
+    forkserver, which itself ends with the process that started it."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError, TypeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is None:
+        parent = os.getppid()
+    elif os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 @dataclass(slots=True)
@@ -72,7 +136,12 @@ class _Pool:
 
     def get(self) -> ProcessPoolExecutor:
         if self.executor is None:
-            self.executor = ProcessPoolExecutor(self.jobs, mp_context=self.context, initializer=_init_worker)
+            method = self.context.get_start_method()
+            # Only a forked worker has the parent's descriptors to close.
+            parent_only = frozenset(_PARENT_ONLY) if method == "fork" else frozenset()
+            parent = None if method == "forkserver" else os.getpid()
+            self.executor = ProcessPoolExecutor(self.jobs, mp_context=self.context, initializer=_init_worker,
+                                                initargs=(parent, parent_only))
         return self.executor
 
     def close(self) -> None:
