@@ -7,7 +7,8 @@ of that code's AST. The chunks of all regions, in order, tile the file exactly.
 A chunk never mixes two regions unless both fit in it whole: after each region is chunked,
 neighbouring regions that came out as one chunk each are packed together while the sum fits
 (a short paragraph and the code block under it make one chunk; a long function's chunks
-stand alone). In a notebook the same holds one level up: a chunk crosses a cell boundary
+stand alone). The line that opens an embedded region (a fence, a tag) starts the code's
+first chunk rather than ending the chunk before, where that still fits. In a notebook the same holds one level up: a chunk crosses a cell boundary
 only when the cells it joins are whole. A region with no non-whitespace text (an empty
 cell) joins the chunk before it (or the first one), as it holds nothing to search.
 
@@ -57,15 +58,20 @@ def region_spans(
                 blank_before = region.start
             continue
         whole = len(spans) == 1
-        for span in spans:
+        for number, span in enumerate(spans):
             start = span.start
             if blank_before is not None:
                 start, blank_before = blank_before, None
             last = items[-1] if items else None
             if whole and last is not None and last[4] and size(last[0], span.end) <= limit_at(last[0]):
                 last[1], last[3] = span.end, span.split_end
-            else:
-                items.append([start, span.end, span.split_start, span.split_end, whole])
+                continue
+            if number == 0 and region.embedded and last is not None and last[1] == start:
+                # a whole region is to keep room for its closing line too (it joins the code)
+                end = span.end if not whole else _line_end(src.data, span.end)
+                start = _opening_line(src.data, last, start, end, size, limit_at)
+                last[1] = start
+            items.append([start, span.end, span.split_start, span.split_end, whole])
     merged: list[list[Any]] = []
     merged_whole = False
     for items in groups:
@@ -81,6 +87,27 @@ def region_spans(
         merged[-1][1] = len(src.data)
     for start, end, split_start, split_end, _ in merged:
         yield Span(start, end, split_start, split_end)
+
+
+def _line_end(data: bytes, at: int) -> int:
+    """The end of the line starting at ``at`` (its line break included)."""
+    end = data.find(b"\n", at)
+    return len(data) if end < 0 else end + 1
+
+
+def _opening_line(
+    data: bytes, before: list[Any], start: int, end: int, size: Callable[[int, int], int],
+    limit_at: Callable[[int], int],
+) -> int:
+    """Where the first chunk of an embedded region starts: with the line that opens it (a
+    code fence, a ``<script>`` tag) rather than leaving that line to end the chunk before,
+    when the chunk before keeps text of its own and the code's chunk still fits."""
+    if start == 0 or data[start - 1] != 0x0A or before[3] is not None:
+        return start
+    line = data.rfind(b"\n", 0, start - 1) + 1
+    if line <= before[0] or not data[before[0] : line].strip() or size(line, end) > limit_at(line):
+        return start
+    return line
 
 
 class RegionContextBuilder:

@@ -94,3 +94,14 @@ def test_a_blank_cell_holds_text_and_is_listed() -> None:
     chunks = explorer.chunk("analysis.ipynb", source, max_size=400)
     listed = [c["index"] for chunk in chunks for c in chunk.to_dict()["context"]["cells"]]
     assert listed == [0, 1, 2]
+
+
+def test_the_opening_fence_starts_the_chunk_of_its_code():
+    from explorer import chunk
+
+    readme = "# Demo\n\nCall it like this:\n\n```python\ndef greet(name):\n    return 'hi ' + name\n```\n"
+    texts = [c.text for c in chunk("README.md", readme, max_size=45)]
+    assert texts == ["# Demo\n\nCall it like this:\n\n", "```python\ndef greet(name):\n    return 'hi ' + name\n```\n"]
+    # where the fence would push the code's chunk past the limit, it stays before
+    tight = [c.text for c in chunk("README.md", readme, max_size=40)]
+    assert tight[0].endswith("```python\n") and "".join(tight) == readme
