@@ -45,7 +45,9 @@ def region_spans(
     groups: list[list[list[Any]]] = []  # per cell (one group outside notebooks): [start, end, cut, cut, whole]
     group_key: object = object()
     blank_before: int | None = None  # start of blank regions no chunk holds yet
+    previous: Region | None = None
     for region in parsed.regions:
+        region_before, previous = previous, region
         if region.cell != group_key or not groups:
             groups.append([])
             group_key = region.cell
@@ -69,7 +71,8 @@ def region_spans(
             if number == 0 and region.embedded and last is not None and last[1] == start:
                 # a whole region is to keep room for its closing line too (it joins the code)
                 end = span.end if not whole else _line_end(src.data, span.end)
-                start = _opening_line(src.data, last, start, end, size, limit_at)
+                headings = region_before is not None and region_before.language == "markdown"
+                start = _opening_line(src.data, last, start, end, size, limit_at, headings)
                 last[1] = start
             items.append([start, span.end, span.split_start, span.split_end, whole])
     merged: list[list[Any]] = []
@@ -97,14 +100,29 @@ def _line_end(data: bytes, at: int) -> int:
 
 def _opening_line(
     data: bytes, before: list[Any], start: int, end: int, size: Callable[[int, int], int],
-    limit_at: Callable[[int], int],
+    limit_at: Callable[[int], int], headings: bool,
 ) -> int:
     """Where the first chunk of an embedded region starts: with the line that opens it (a
     code fence, a ``<script>`` tag) rather than leaving that line to end the chunk before,
-    when the chunk before keeps text of its own and the code's chunk still fits."""
+    when the chunk before keeps text of its own and the code's chunk still fits. With
+    ``headings`` (Markdown), the headings just above that line come too: a heading opens
+    what follows it."""
     if start == 0 or data[start - 1] != 0x0A or before[3] is not None:
         return start
     line = data.rfind(b"\n", 0, start - 1) + 1
+    probe = line
+    while headings and probe > before[0]:  # blank lines are crossed, only headings are taken
+        above = data.rfind(b"\n", 0, probe - 1) + 1
+        text = data[above:probe].strip()
+        if text and not (text.startswith(b"#") and text.lstrip(b"#")[:1] in (b" ", b"")):
+            break
+        if above <= before[0] or not data[before[0] : above].strip():
+            break
+        probe = above
+        if text:
+            if size(above, end) > limit_at(above):
+                break
+            line = above
     if line <= before[0] or not data[before[0] : line].strip() or size(line, end) > limit_at(line):
         return start
     return line

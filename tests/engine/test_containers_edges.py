@@ -105,3 +105,13 @@ def test_the_opening_fence_starts_the_chunk_of_its_code():
     # where the fence would push the code's chunk past the limit, it stays before
     tight = [c.text for c in chunk("README.md", readme, max_size=40)]
     assert tight[0].endswith("```python\n") and "".join(tight) == readme
+
+
+def test_a_heading_above_a_code_block_opens_the_chunk_of_its_code():
+    from explorer import chunk
+
+    readme = ("# Demo\n\nSome words about the demo here.\n\n## Usage\n\n```python\n"
+              "def greet(name):\n    return 'hi ' + name\n```\n")
+    texts = [c.text for c in chunk("README.md", readme, max_size=50)]
+    assert texts[0] == "# Demo\n\nSome words about the demo here.\n\n"
+    assert texts[1].startswith("## Usage\n\n```python\ndef greet") and "".join(texts) == readme
