@@ -32,6 +32,10 @@ CONTAINERS: dict[str, str] = {
     NOTEBOOK: "code cells (the kernel's language), Markdown cells (with their fenced code blocks)",
 }
 
+#: Languages of prose: a sentence's `.` or a list's `,` is no opener there, so chunk edges
+#: in them are not judged token by token (``dangling``, ``closer``).
+PROSE_LANGUAGES = frozenset({"markdown", "rst", "org"})
+
 #: Grammars that describe data or prose rather than code, still AST-chunked.
 _EXTENSIONS: dict[str, str] = {
     # the languages with full structure support

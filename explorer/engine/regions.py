@@ -7,7 +7,8 @@ of that code's AST. The chunks of all regions, in order, tile the file exactly.
 A chunk never mixes two regions unless both fit in it whole: after each region is chunked,
 neighbouring regions that came out as one chunk each are packed together while the sum fits
 (a short paragraph and the code block under it make one chunk; a long function's chunks
-stand alone). In a notebook the same holds one level up: a chunk crosses a cell boundary
+stand alone). The line that opens an embedded region (a fence, a tag) starts the code's
+first chunk rather than ending the chunk before, where that still fits. In a notebook the same holds one level up: a chunk crosses a cell boundary
 only when the cells it joins are whole. A region with no non-whitespace text (an empty
 cell) joins the chunk before it (or the first one), as it holds nothing to search.
 
@@ -44,7 +45,9 @@ def region_spans(
     groups: list[list[list[Any]]] = []  # per cell (one group outside notebooks): [start, end, cut, cut, whole]
     group_key: object = object()
     blank_before: int | None = None  # start of blank regions no chunk holds yet
+    previous: Region | None = None
     for region in parsed.regions:
+        region_before, previous = previous, region
         if region.cell != group_key or not groups:
             groups.append([])
             group_key = region.cell
@@ -57,15 +60,21 @@ def region_spans(
                 blank_before = region.start
             continue
         whole = len(spans) == 1
-        for span in spans:
+        for number, span in enumerate(spans):
             start = span.start
             if blank_before is not None:
                 start, blank_before = blank_before, None
             last = items[-1] if items else None
             if whole and last is not None and last[4] and size(last[0], span.end) <= limit_at(last[0]):
                 last[1], last[3] = span.end, span.split_end
-            else:
-                items.append([start, span.end, span.split_start, span.split_end, whole])
+                continue
+            if number == 0 and region.embedded and last is not None and last[1] == start:
+                # a whole region is to keep room for its closing line too (it joins the code)
+                end = span.end if not whole else _line_end(src.data, span.end)
+                headings = region_before is not None and region_before.language == "markdown"
+                start = _opening_line(src.data, last, start, end, size, limit_at, headings)
+                last[1] = start
+            items.append([start, span.end, span.split_start, span.split_end, whole])
     merged: list[list[Any]] = []
     merged_whole = False
     for items in groups:
@@ -81,6 +90,42 @@ def region_spans(
         merged[-1][1] = len(src.data)
     for start, end, split_start, split_end, _ in merged:
         yield Span(start, end, split_start, split_end)
+
+
+def _line_end(data: bytes, at: int) -> int:
+    """The end of the line starting at ``at`` (its line break included)."""
+    end = data.find(b"\n", at)
+    return len(data) if end < 0 else end + 1
+
+
+def _opening_line(
+    data: bytes, before: list[Any], start: int, end: int, size: Callable[[int, int], int],
+    limit_at: Callable[[int], int], headings: bool,
+) -> int:
+    """Where the first chunk of an embedded region starts: with the line that opens it (a
+    code fence, a ``<script>`` tag) rather than leaving that line to end the chunk before,
+    when the chunk before keeps text of its own and the code's chunk still fits. With
+    ``headings`` (Markdown), the headings just above that line come too: a heading opens
+    what follows it."""
+    if start == 0 or data[start - 1] != 0x0A or before[3] is not None:
+        return start
+    line = data.rfind(b"\n", 0, start - 1) + 1
+    probe = line
+    while headings and probe > before[0]:  # blank lines are crossed, only headings are taken
+        above = data.rfind(b"\n", 0, probe - 1) + 1
+        text = data[above:probe].strip()
+        if text and not (text.startswith(b"#") and text.lstrip(b"#")[:1] in (b" ", b"")):
+            break
+        if above <= before[0] or not data[before[0] : above].strip():
+            break
+        probe = above
+        if text:
+            if size(above, end) > limit_at(above):
+                break
+            line = above
+    if line <= before[0] or not data[before[0] : line].strip() or size(line, end) > limit_at(line):
+        return start
+    return line
 
 
 class RegionContextBuilder:

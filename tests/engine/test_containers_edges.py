@@ -141,3 +141,22 @@ def test_one_chunk_over_two_scripts_lists_a_shared_import_once_and_each_region_b
     assert context["imports"] == [{"name": "ref", "source": "vue"}]
     assert [(r["label"], r["lineRange"]["start"], r["lineRange"]["end"]) for r in context["regions"]] == [
         ("vue", 0, 1), ("<script>", 2, 3), ("vue", 4, 5), ("<script>", 6, 7), ("vue", 8, 8)]
+def test_the_opening_fence_starts_the_chunk_of_its_code():
+    from explorer import chunk
+
+    readme = "# Demo\n\nCall it like this:\n\n```python\ndef greet(name):\n    return 'hi ' + name\n```\n"
+    texts = [c.text for c in chunk("README.md", readme, max_size=45)]
+    assert texts == ["# Demo\n\nCall it like this:\n\n", "```python\ndef greet(name):\n    return 'hi ' + name\n```\n"]
+    # where the fence would push the code's chunk past the limit, it stays before
+    tight = [c.text for c in chunk("README.md", readme, max_size=40)]
+    assert tight[0].endswith("```python\n") and "".join(tight) == readme
+
+
+def test_a_heading_above_a_code_block_opens_the_chunk_of_its_code():
+    from explorer import chunk
+
+    readme = ("# Demo\n\nSome words about the demo here.\n\n## Usage\n\n```python\n"
+              "def greet(name):\n    return 'hi ' + name\n```\n")
+    texts = [c.text for c in chunk("README.md", readme, max_size=50)]
+    assert texts[0] == "# Demo\n\nSome words about the demo here.\n\n"
+    assert texts[1].startswith("## Usage\n\n```python\ndef greet") and "".join(texts) == readme

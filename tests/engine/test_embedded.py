@@ -47,9 +47,16 @@ def _embedded_cuts(parsed: ParsedFile, chunks: list, opts: ChunkOptions) -> list
 
 
 def _check_regions_whole(parsed: ParsedFile, chunks: list) -> None:  # type: ignore[type-arg]
-    """A chunk holding text of several regions holds each of them whole."""
+    """A chunk holding text of several regions holds each of them whole, but for the line
+    that opens an embedded region (a fence, a tag), which starts the code's chunk."""
+    data = parsed.source.data
     for c in chunks:
         start, end = c.byte_range.start, c.byte_range.end
+        opening = {r.start for r in parsed.regions if r.embedded}
+        if start not in opening and data.find(b"\n", start) + 1 in opening:
+            start = data.find(b"\n", start) + 1
+        if end not in opening and data.find(b"\n", end) + 1 in opening:  # it went to the next chunk
+            end = data.find(b"\n", end) + 1
         touched = [r for r in parsed.regions if r.start < end and r.end > start
                    and parsed.source.nws(max(start, r.start), min(end, r.end))]
         if len(touched) > 1:

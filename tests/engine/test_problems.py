@@ -152,3 +152,45 @@ def test_counts_score_json_and_a_file_without_a_tree():
     plain = parse_source(SourceText("a =\n(\n"), "notes.txt")
     opts = ChunkOptions(max_size=1000)
     assert find_problems(plain, chunk_parsed(plain, opts), opts).definitions == 0
+
+
+PROSE = '''\
+# Notes
+
+The release fixes three bugs.
+It also adds:
+
+- a faster reader,
+- a new option,
+
+Configure it in Python:
+
+```python
+TABLE = {
+    "a": 1,
+}
+```
+
+Then run it (see above).
+'''
+
+
+def prose_problems(text: str, path: str, *needles: str):
+    opts = ChunkOptions(context_mode="none")
+    parsed = parse_source(SourceText(text), path)
+    spans = cut(text, *needles)
+    chunks = list(iter_chunks(parsed, opts, spans=spans, total=len(spans)))
+    return find_problems(parsed, chunks, opts)
+
+
+def test_prose_edges_are_not_dangling_nor_closers():
+    # chunks ending a sentence, a list item and a colon before a list; one starting with `)`
+    found = prose_problems(PROSE, "notes.md", "It also", "- a new", "Configure", "```python", "above).")
+    assert not kinds(found, "dangling") and not kinds(found, "closer")
+
+
+def test_embedded_code_in_markdown_is_still_judged_in_its_own_language():
+    found = prose_problems(PROSE, "notes.md", "It also", '    "a"', "}\n```")
+    assert [(PROSE[p.start:p.end], p.line) for p in kinds(found, "dangling")] == [("{", 11), (",", 12)]
+    assert [PROSE[p.start:p.end] for p in kinds(found, "closer")] == ["}"]
+

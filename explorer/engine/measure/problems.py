@@ -28,17 +28,22 @@ chunk it concerns:
 
 Tokens are judged on the syntax tree: an ``=`` at the end of a comment or a string is not
 an opener. Files without a tree (chunked by lines) get every check but ``dangling``,
-``closer``, ``too-big`` and ``split``.
+``closer``, ``too-big`` and ``split``. ``dangling`` and ``closer`` are judged in the language
+of the code at the chunk's edge: never in prose (:data:`.languages.PROSE_LANGUAGES`, where a
+sentence ends on ``.``), and in a container's embedded code (a Markdown fenced block, a
+notebook's code cell) by that code's own tree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node
 
+from ..languages import PROSE_LANGUAGES
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
@@ -144,6 +149,7 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
     found = FileProblems(parsed.path, parsed.language, len(chunks))
     root = parsed.root
     problems = found.problems
+    code_root = _code_roots(parsed)
     for index, chunk in enumerate(chunks):
         start, end = chunk.byte_range.start, chunk.byte_range.end
         if chunk.nws < TINY_NWS:
@@ -159,8 +165,7 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
         if embedded > limit and options.fit_embedded:
             problems.append(_problem(src, "embedded", index, start, end,
                                      f"embedded text {embedded:,} {unit} > {limit:,} (code {chunk.size:,})"))
-        if root is not None:
-            _edge_tokens(src, root, chunks, index, problems)
+        _edge_tokens(src, code_root, chunks, index, problems)
     if root is not None and parsed.language is not None:
         spans = [(c.byte_range.start, c.byte_range.end) for c in chunks]
         definitions = definition_spans(root, parsed.language)
@@ -250,15 +255,35 @@ def _problem(src: SourceText, kind: str, chunk: int, start: int, end: int, detai
     return Problem(kind, chunk, start, end, line, detail, excerpt, token)
 
 
-def _token_at(root: Node, byte: int) -> Node | None:
+def _code_roots(parsed: ParsedFile) -> Callable[[int], Node | None]:
+    """The tree that judges the token at a byte: the file's, or in a container the tree of
+    the region holding the byte; None in prose or text without a tree."""
+    regions = parsed.regions
+    if not regions:
+        root = None if parsed.language in PROSE_LANGUAGES else parsed.root
+        return lambda _byte: root
+    starts = [region.start for region in regions]
+
+    def root_at(byte: int) -> Node | None:
+        region = regions[max(0, bisect_right(starts, byte) - 1)]
+        if not region.start <= byte < region.end or region.language in PROSE_LANGUAGES:
+            return None
+        return region.parsed.root
+
+    return root_at
+
+
+def _token_at(root: Node | None, byte: int) -> Node | None:
     """The leaf token holding ``byte`` (None inside a named leaf such as a comment or string)."""
+    if root is None:
+        return None
     node = root.descendant_for_byte_range(byte, byte + 1)
     if node is None or node.is_named or node.child_count:
         return None
     return node
 
 
-def _edge_tokens(src: SourceText, root: Node, chunks: Sequence[Chunk], index: int, problems: list[Problem]) -> None:
+def _edge_tokens(src: SourceText, root_at: Callable[[int], Node | None], chunks: Sequence[Chunk], index: int, problems: list[Problem]) -> None:
     """``dangling`` and ``closer`` for one chunk (the file's first and last edges never)."""
     data = src.data
     chunk = chunks[index]
@@ -266,7 +291,7 @@ def _edge_tokens(src: SourceText, root: Node, chunks: Sequence[Chunk], index: in
     body = data[start:end]
     if index + 1 < len(chunks) and body.strip(_WS):
         last = start + len(body.rstrip(_WS)) - 1
-        token = _token_at(root, last)
+        token = _token_at(root_at(last), last)
         if token is not None and token.type in OPENERS and token.end_byte <= end:
             following = chunks[index + 1].text.strip().splitlines()
             nxt = f"; the next chunk starts `{following[0].strip()[:40]}`" if following else ""
@@ -274,7 +299,7 @@ def _edge_tokens(src: SourceText, root: Node, chunks: Sequence[Chunk], index: in
                                      f"ends on `{token.type}`{nxt}", token.type))
     if index > 0 and body.strip(_WS):
         first = start + (len(body) - len(body.lstrip(_WS)))
-        token = _token_at(root, first)
+        token = _token_at(root_at(first), first)
         if token is not None and token.type in CLOSERS and token.start_byte >= start:
             problems.append(_problem(src, "closer", index, token.start_byte, token.end_byte,
                                      f"starts with `{token.type}` closing an earlier chunk", token.type))
