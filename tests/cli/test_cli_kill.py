@@ -124,32 +124,32 @@ def test_killed_cli_leaves_no_worker_no_temporary_file_and_no_lock(cli, tmp_path
     assert temporary_files(tmp_path) == []
 
 
-@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
-def test_killed_plain_export_leaves_no_worker(tmp_path, signum) -> None:
-    tree = make_tree(tmp_path / "tree")
+def start_export(tree) -> subprocess.Popen[bytes]:
+    """A plain JSONL export at -j 2, once it has written a line and started its workers."""
     command = [sys.executable, "-m", "explorer", "chunk", str(tree), "--format", "jsonl", "-j", "2", "-q"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.stdout is not None
     assert proc.stdout.readline()
     wait_until(lambda: len(descendants(proc.pid)) >= 2 or proc.poll() is not None, "no workers started")
+    return proc
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_killed_plain_export_leaves_no_worker(tmp_path, signum) -> None:
+    proc = start_export(make_tree(tmp_path / "tree"))
     workers = descendants(proc.pid)
     assert proc.poll() is None and len(workers) >= 2
     proc.send_signal(signum)
     proc.wait(timeout=GONE_WITHIN)
     wait_until(lambda: not alive(workers), f"workers outlived the killed export: {alive(workers)}")
+    assert proc.stdout is not None
     proc.stdout.close()
 
 
 def test_workers_do_not_hold_the_output_pipe(tmp_path) -> None:
     """A reader sees the end of the output when the CLI ends, not when its workers do."""
-    tree = make_tree(tmp_path / "tree")
-    command = [sys.executable, "-m", "explorer", "chunk", str(tree), "--format", "jsonl", "-j", "2", "-q"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.stdout is not None
-    assert proc.stdout.readline()
-    wait_until(lambda: len(descendants(proc.pid)) >= 2 or proc.poll() is not None, "no workers started")
+    proc = start_export(make_tree(tmp_path / "tree"))
     pipe = os.readlink(f"/proc/{proc.pid}/fd/1")
     held = [pid for pid in descendants(proc.pid) if os.readlink(f"/proc/{pid}/fd/1") == pipe]
     proc.kill()

@@ -179,19 +179,25 @@ def test_file_that_fails_to_chunk_is_neither_deleted_nor_repeated(tmp_path, monk
     assert {r["path"] for r in records} == {"pkg/b.py"}
 
 
+def refuse_listing(monkeypatch, folder: str) -> None:
+    """The walk finds ``folder`` unreadable (as a folder without read permission is, but
+    also for root, which ignores permissions)."""
+    real = walk._list
+
+    def refuse(directory, rel):
+        if rel == folder:
+            return Skipped(directory, rel, SkipReason.UNREADABLE, True, "Permission denied")
+        return real(directory, rel)
+
+    monkeypatch.setattr(walk, "_list", refuse)
+
+
 def test_unreadable_directory_keeps_the_files_under_it(tmp_path, monkeypatch) -> None:
     root = tmp_path / "tree"
     make_tree(root)
     state = tmp_path / "s.json"
     run_once(root, state)
-    real = walk._list
-
-    def refuse(directory, rel):
-        if rel == "pkg":
-            return Skipped(directory, rel, SkipReason.UNREADABLE, True, "Permission denied")
-        return real(directory, rel)
-
-    monkeypatch.setattr(walk, "_list", refuse)
+    refuse_listing(monkeypatch, "pkg")
     records, summary = run_once(root, state)
     assert records == [] and summary.deleted_files == 0
     assert set(read_state(str(state), str(root)).files) == {"c.py", "pkg/a.py", "pkg/b.py"}
@@ -279,14 +285,7 @@ def test_files_deleted_beside_an_unreadable_folder_are_deleted(tmp_path, monkeyp
     (root / "pkgextra.py").write_text("def extra():\n    return 6\n")
     state = tmp_path / "s.json"
     first, _ = run_once(root, state)
-    real = walk._list
-
-    def refuse(directory, rel):
-        if rel == "pkg":
-            return Skipped(directory, rel, SkipReason.UNREADABLE, True, "Permission denied")
-        return real(directory, rel)
-
-    monkeypatch.setattr(walk, "_list", refuse)
+    refuse_listing(monkeypatch, "pkg")
     (root / "pkg2" / "gone.py").unlink()
     (root / "pkgextra.py").unlink()
     records, summary = run_once(root, state)
