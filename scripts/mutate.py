@@ -20,6 +20,7 @@ judged equivalent are listed with the reason in ``scripts/mutation-equivalents.t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -171,7 +172,10 @@ def sample_mutants(work: Path, files: list[str], size: int, seed: int) -> dict[s
     sampled: dict[str, list[str]] = {}
     for path in files:
         source = (work / path).read_text()
-        names = sorted(get_mutant_name(Path(path), name) for name in mutate_file_contents(path, source).mutant_names)
+        # mutmut reads its settings from the current folder: the scratch copy's, not the checkout's.
+        with contextlib.chdir(work):
+            made = mutate_file_contents(path, source).mutant_names
+        names = sorted(get_mutant_name(Path(path), name) for name in made)
         if size and len(names) > size:
             names = sorted(random.Random(f"{seed}:{path}").sample(names, size))
         sampled[path] = names

@@ -168,3 +168,13 @@ def test_a_link_keeps_pointing_at_the_file_it_replaces(tmp_path) -> None:
     write_atomic(link, "new")
     assert link.is_symlink() and real.read_text() == "new"
     assert sorted(os.listdir(tmp_path)) == ["link.json", "real.json"]
+
+
+def test_a_new_file_gets_the_permissions_the_umask_gives(tmp_path) -> None:
+    # A private temporary file renamed into place must not leave an export readable by its owner only.
+    old = os.umask(0o027)
+    try:
+        write_atomic(tmp_path / "new.json", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o640
