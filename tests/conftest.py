@@ -17,13 +17,21 @@ docs only, tests only, formatting only, a rename only, module-level code only, t
 files, a definition deleted since, a message with trailers and issue references, and a
 file renamed after it was changed). Dates, authors and contents are fixed: the same
 repository, commit for commit, every time.
+
+``notebook_file(path, ...)`` writes a notebook like one saved after a run: Markdown and code
+cells, each code cell with a plot (a PNG as base64) among its outputs, so megabytes of file
+hold kilobytes of cells; ``extra_cells`` are put after the first cell.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import os
+import random
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -209,3 +217,31 @@ def history_repo(history_repo_template: Path, tmp_path: Path, monkeypatch: pytes
 def history_topics() -> list[tuple[str, str, str]]:
     """The repository's topics: (module, function, words), one query each."""
     return list(TOPICS)
+
+
+NotebookFile = Callable[..., Path]
+
+
+@pytest.fixture
+def notebook_file() -> NotebookFile:
+    def write(path: Path, *, plots: int = 40, plot_bytes: int = 110_000, source_lines: int = 3,
+              extra_cells: tuple[dict[str, object], ...] = ()) -> Path:
+        noise = random.Random(path.name)  # fixed bytes: the same file every run
+        cells: list[dict[str, object]] = []
+        for i in range(plots):
+            png = b"\x89PNG\r\n\x1a\n" + noise.randbytes(plot_bytes)
+            cells.append({"cell_type": "markdown", "metadata": {}, "source": [f"## Step {i}\n", "Plot the result.\n"]})
+            cells.append({
+                "cell_type": "code", "metadata": {}, "execution_count": i + 1,
+                "source": [f"def step_{i}(x):\n", *(f"    x = x * {j} + {i}\n" for j in range(source_lines)),
+                           "    return x\n", "\n", f"plot(step_{i})"],
+                "outputs": [{"output_type": "display_data", "metadata": {},
+                             "data": {"image/png": base64.b64encode(png).decode(), "text/plain": ["<Figure>"]}}],
+            })
+        cells[1:1] = extra_cells
+        notebook = {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
+                    "metadata": {"kernelspec": {"language": "python", "name": "python3"}}}
+        path.write_text(json.dumps(notebook, indent=1))
+        return path
+
+    return write

@@ -135,12 +135,20 @@ def summary_lines(tally: RunTally, seconds: float, jobs: int, verb: str = "Chunk
     rate = f", {tally.bytes / 1e6 / seconds:.1f} MB/s" if seconds > 0 and tally.bytes else ""
     headline = (f"{verb} {plural(tally.files, 'file')} into {plural(tally.chunks, 'chunk')} "
                 f"in {seconds:.2f} s ({plural(jobs, 'job')}{rate}).")
-    return [headline, *left_out_lines(tally.skipped, tally.failed, listed_in=listed_in)]
+    return [headline, *left_out_lines(tally.skipped, tally.failed, listed_in=listed_in, partial=tally.partial)]
 
 
-def left_out_lines(skipped: Sequence[SkipRecord], failed: Sequence[BatchResult], *, listed_in: str = "") -> list[str]:
-    """What a run skipped, named by reason, and the files that failed, listed."""
+def left_out_lines(skipped: Sequence[SkipRecord], failed: Sequence[BatchResult], *, listed_in: str = "",
+                   partial: Sequence[tuple[str, Sequence[str]]] = ()) -> list[str]:
+    """What a run skipped, named by reason, the parts left out of files it chunked, and the
+    files that failed, listed."""
     lines = skipped_lines(skipped, more=f"all in {listed_in}" if listed_in else "")
+    if partial:
+        lines.append(f"Left parts out of {plural(len(partial), 'file')}:")
+        for rel, parts in partial[:MAX_LISTED_FAILURES]:
+            lines.append(f"  {visible(rel)}: {visible(', '.join(parts))}")
+        if len(partial) > MAX_LISTED_FAILURES:
+            lines.append(f"  ... and {len(partial) - MAX_LISTED_FAILURES} more" + (f" (all in {listed_in})" if listed_in else ""))
     if failed:
         lines.append(f"Failed {plural(len(failed), 'file')}:")
         for result in failed[:MAX_LISTED_FAILURES]:

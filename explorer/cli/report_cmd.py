@@ -10,7 +10,7 @@ import argparse
 import os
 
 from ..display import human_bytes, plural, skipped_lines
-from ..engine.files import UnreadableFileError, read_regular_file
+from ..engine.files import UnreadableFileError, read_chunked_file
 from ..engine.options import ChunkOptions
 from ..engine.retrieval import EvalConfig
 from ..engine.retrieval.evaluate import QUERY_SOURCES, parse_sources
@@ -163,7 +163,7 @@ def _teach(args: argparse.Namespace) -> int:
     if args.sweep_max_size:  # the grid's first size, if one is given
         options = ChunkOptions.build(options, max_size=args.sweep_max_size[0])
     try:
-        data = read_regular_file(path, resolved.walk.max_file_size)
+        data = read_chunked_file(path, resolved.walk.max_file_size)
     except (UnreadableFileError, OSError) as exc:
         raise UsageError(f"--teach {path}: {exc}") from None
     try:

@@ -11,8 +11,15 @@ import errno
 import os
 import stat
 
+from .containers.notebook import NotebookError, read_notebook
+from .languages import NOTEBOOK, language_from_name
+
 #: The default cap for source files (the explorer and the CLI may pass their own).
 DEFAULT_MAX_BYTES = 4 * 2**20
+#: A notebook's own bytes are mostly its cells' outputs (plots as base64), which are never
+#: chunked: a notebook is read up to this size (or the cap, when that is higher), and the cap
+#: then applies to what is chunked, its cells' text.
+NOTEBOOK_MAX_BYTES = 64 * 2**20
 
 
 class UnreadableFileError(OSError):
@@ -33,10 +40,11 @@ class NotRegularFileError(UnreadableFileError):
 class FileTooLargeError(UnreadableFileError):
     """A regular file over the size cap; ``size`` and ``limit`` are in bytes."""
 
-    def __init__(self, path: str, size: int, limit: int) -> None:
+    def __init__(self, path: str, size: int, limit: int, what: str = "") -> None:
         self.size = size
         self.limit = limit
-        super().__init__(path, "too large", f"{human_size(size)} > {human_size(limit)}")
+        # ``what`` names what was measured when it is not the file itself (a notebook's cells)
+        super().__init__(path, "too large", f"{what + ' ' if what else ''}{human_size(size)} > {human_size(limit)}")
 
 
 def file_kind(mode: int) -> str:
@@ -88,6 +96,65 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int | None = DEFA
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_limit(path: str | os.PathLike[str], max_bytes: int) -> int:
+    """The most bytes read of a file whose chunked text may be ``max_bytes``: more for a
+    notebook (see :data:`NOTEBOOK_MAX_BYTES`)."""
+    return max(max_bytes, NOTEBOOK_MAX_BYTES) if _is_notebook(path) else max_bytes
+
+
+def read_chunked_file(path: str | os.PathLike[str], max_bytes: int | None = DEFAULT_MAX_BYTES) -> bytes:
+    """Read a file to chunk, refusing what would chunk more than ``max_bytes``: the file
+    itself, or a notebook's cells' text (its outputs are dropped, so the file may be larger, up
+    to :func:`read_limit`). Raises :class:`UnreadableFileError` as :func:`read_regular_file`.
+    A notebook that cannot be read as one is returned as it is: parsing it says why."""
+    if max_bytes is None:
+        return read_regular_file(path, None)
+    limit = read_limit(path, max_bytes)
+    try:
+        data = read_regular_file(path, limit)
+    except FileTooLargeError as error:
+        raise _too_large(error.path, error.size, max_bytes) from None
+    if len(data) > max_bytes:  # only a notebook is read past the cap
+        _check_cells(os.fsdecode(path), data, max_bytes)
+    return data
+
+
+def check_size(path: str | os.PathLike[str], size: int, max_bytes: int) -> FileTooLargeError | None:
+    """Why a file of ``size`` bytes (as a directory listing says) is too large to chunk under
+    ``max_bytes``, or None: the walk's judgement, the same as :func:`read_chunked_file`'s (a
+    notebook over the cap is read to measure its cells)."""
+    if size <= max_bytes:
+        return None
+    if size > read_limit(path, max_bytes):
+        return _too_large(os.fsdecode(path), size, max_bytes)
+    try:
+        read_chunked_file(path, max_bytes)
+    except FileTooLargeError as error:
+        return error
+    except OSError:
+        return None  # (the reader that chunks it will say why it cannot)
+    return None
+
+
+def _too_large(name: str, size: int, max_bytes: int) -> FileTooLargeError:
+    limit = read_limit(name, max_bytes)
+    return FileTooLargeError(name, size, limit, "notebook file" if limit != max_bytes else "")
+
+
+def _is_notebook(path: str | os.PathLike[str]) -> bool:
+    return language_from_name(os.path.basename(os.fsdecode(path))) == NOTEBOOK
+
+
+def _check_cells(name: str, data: bytes, max_bytes: int) -> None:
+    try:
+        text, _ = read_notebook(data, name).document()
+    except NotebookError:
+        return
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise FileTooLargeError(name, size, max_bytes, "cells' text")
 
 
 def human_size(size: int) -> str:

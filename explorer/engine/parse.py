@@ -65,6 +65,9 @@ class ParsedFile:
     cells: tuple[Cell, ...] = ()
     #: What was read but not chunked (a notebook's outputs), for a person to see.
     notes: tuple[str, ...] = ()
+    #: Parts of the file left out of the chunks, each with why (a notebook cell of a type
+    #: this version does not know): reported with the file, as a skip is.
+    skipped: tuple[str, ...] = ()
 
     @property
     def root(self) -> Node | None:
@@ -293,7 +296,8 @@ def parse_notebook(source: SourceText, path: str | None, *, strategy: str = "ast
     notes: tuple[str, ...] = ()
     if notebook.outputs:
         notes = (f"{notebook.outputs} cell outputs left out ({notebook.output_bytes} bytes of JSON)",)
-    return ParsedFile(document, path, NOTEBOOK, None, regions=tuple(regions), cells=tuple(cells), notes=notes)
+    return ParsedFile(document, path, NOTEBOOK, None, regions=tuple(regions), cells=tuple(cells), notes=notes,
+                      skipped=notebook.skipped)
 
 
 def parser_bytes(data: bytes) -> bytes:

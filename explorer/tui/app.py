@@ -179,6 +179,10 @@ class ChunkExplorerApp(App[int]):
         if message.shown is not None:
             self.call_after_refresh(message.shown.set)
         if not document.file.partial:
+            skipped = document.file.parsed.skipped
+            if skipped:  # (a notebook cell of a type this version does not know)
+                self.notify(visible("Left out of the chunks: " + ", ".join(skipped)),
+                            title=visible(os.path.basename(document.path)), severity="warning", markup=False)
             heap.keep()
             if document.options != self.options:
                 self.apply_options(self.options)  # changed while the file was loading

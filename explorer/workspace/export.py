@@ -98,9 +98,11 @@ def chunk_records(rel: str, language: str | None, chunks: Sequence[Any], options
 
 def file_record(rel: str, language: str | None, chunks: Sequence[Any] | None = None,
                 error: str | None = None, error_kind: str | None = None,
-                *, options: ChunkOptions | None = None, file_hash: str | None = None) -> dict[str, Any]:
+                *, options: ChunkOptions | None = None, file_hash: str | None = None,
+                skipped: Sequence[str] = ()) -> dict[str, Any]:
     """One entry of the document's ``files`` list: chunks (with their ids when the
-    ``options`` that made them are given), or the error."""
+    ``options`` that made them are given), or the error; ``skipped``: the parts of the file
+    left out of its chunks, each with why."""
     record: dict[str, Any] = {"path": rel, "language": language}
     if file_hash is not None:
         record["fileHash"] = file_hash
@@ -112,6 +114,8 @@ def file_record(rel: str, language: str | None, chunks: Sequence[Any] | None = N
         record["chunks"] = [{"id": id_, **c.to_dict()} for id_, c in zip(ids, chunks)]
     else:
         record["chunks"] = [c.to_dict() for c in (chunks or ())]
+    if skipped and error is None:
+        record["skipped"] = list(skipped)
     return record
 
 
@@ -131,7 +135,7 @@ def encode_file_record(parsed: Any, chunks: Sequence[Any], options: Any, seconds
     """Batch analyzer: ``(chunk count, the file's JSON record as the document's bytes)``,
     encoded in the worker process, so the parent only concatenates bytes."""
     record = file_record(parsed.path, parsed.language, chunks, options=options,
-                         file_hash=content_hash(parsed.source.data))
+                         file_hash=content_hash(parsed.source.data), skipped=parsed.skipped)
     return len(chunks), json_bytes(record, indent=indent, level=RECORD_LEVEL)
 
 

@@ -9,7 +9,7 @@ reader (regular files only, capped); whatever cannot be read becomes a
 from __future__ import annotations
 
 from ..engine.batch.skips import SkipReason
-from ..engine.files import FileTooLargeError, NotRegularFileError, UnreadableFileError, read_regular_file
+from ..engine.files import FileTooLargeError, NotRegularFileError, UnreadableFileError, read_chunked_file
 from .walk import Skipped, WalkPlan
 
 
@@ -19,7 +19,7 @@ def read_sources(files_plan: WalkPlan, max_bytes: int) -> tuple[list[tuple[str, 
     skipped: list[Skipped] = []
     for walked in files_plan.files:
         try:
-            sources.append((walked.rel, read_regular_file(walked.path, max_bytes)))
+            sources.append((walked.rel, read_chunked_file(walked.path, max_bytes)))
         except FileTooLargeError as exc:
             skipped.append(Skipped(walked.path, walked.rel, SkipReason.TOO_LARGE, False, exc.detail))
         except NotRegularFileError as exc:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..engine.batch.skips import SkipReason, count_reasons
-from ..engine.files import human_size
+from ..engine.files import check_size
 from ..engine.languages import detect_language, language_from_name
 from .gitignore import EntryMatcher, IgnoreFile, IgnoreRules, compile_glob, fs_bytes, is_within
 
@@ -226,8 +226,9 @@ class WalkRules:
             if not stat.S_ISREG(st.st_mode):  # replaced since it was listed
                 return Skipped(path, rel, SkipReason.NOT_REGULAR, False)
         size = st.st_size
-        if size > self.options.max_file_size:
-            return Skipped(path, rel, SkipReason.TOO_LARGE, False, f"{human_size(size)} > {human_size(self.options.max_file_size)}")
+        too_large = check_size(path, size, self.options.max_file_size)
+        if too_large is not None:
+            return Skipped(path, rel, SkipReason.TOO_LARGE, False, too_large.detail)
         if language is None:
             language = detect_language(None, _open_head(path)[1] if head is None else head)
             if language is None and not (included or self.options.all_languages):

@@ -40,3 +40,25 @@ def test_languages_lists_the_containers(cli) -> None:
     assert "container" in run.out and "fenced code blocks" in run.out and "notebook" in run.out
     rows = cli("languages", ".ipynb", "--json").json()
     assert rows[0]["name"] == "notebook" and "code cells" in rows[0]["contains"]
+
+
+FUTURE_CELL = {"cell_type": "future_type", "metadata": {}, "source": "a cell of a later format\n"}
+
+
+def test_a_notebook_of_plots_is_chunked_and_a_cell_of_an_unknown_type_is_left_out_and_named(
+        cli, tmp_path, notebook_file) -> None:
+    notebook_file(tmp_path / "plots.ipynb")  # 5.6 MB of file, 7 kB of cells
+    notebook_file(tmp_path / "future.ipynb", plots=2, plot_bytes=10, extra_cells=(FUTURE_CELL,))
+    run = cli("chunk", tmp_path)
+    assert run.code == 0, run.err
+    files = {record["path"]: record for record in run.json()["files"]}
+    assert set(files) == {"plots.ipynb", "future.ipynb"}
+    assert "def step_39(x):" in "".join(c["text"] for c in files["plots.ipynb"]["chunks"])
+    assert "skipped" not in files["plots.ipynb"]
+    assert files["future.ipynb"]["skipped"] == ["cell 1 (unknown cell_type 'future_type')"]
+    assert "a later format" not in "".join(c["text"] for c in files["future.ipynb"]["chunks"])
+    left_out = "Left parts out of 1 file:\n  future.ipynb: cell 1 (unknown cell_type 'future_type')\n"
+    assert left_out in run.err and "larger than" not in run.err
+    stats = cli("stats", tmp_path, "--json")
+    assert stats.code == 0 and left_out in stats.err
+    assert stats.json()["summary"]["languages"]["notebook"]["files"] == 2

@@ -106,14 +106,14 @@ def test_a_cell_without_a_source_is_an_empty_cell() -> None:
 
 
 @pytest.mark.parametrize("path, message", [
-    (None, "not a readable notebook (cell 0 has an unknown cell_type 'sql')"),
-    ("a.ipynb", "a.ipynb: not a readable notebook (cell 0 has an unknown cell_type 'sql')"),
+    (None, "not a readable notebook (cell 0: cell_type 7 is not a string)"),
+    ("a.ipynb", "a.ipynb: not a readable notebook (cell 0: cell_type 7 is not a string)"),
 ])
 def test_an_unreadable_notebook_is_named_when_it_has_a_path(path: str | None, message: str) -> None:
     from explorer.engine.containers.notebook import NotebookError, read_notebook
 
     with pytest.raises(NotebookError) as caught:
-        read_notebook(notebook([("sql", "select 1")]).encode(), path)
+        read_notebook(notebook([(7, "select 1")]).encode(), path)  # type: ignore[list-item]
     assert str(caught.value) == message
 
 

@@ -261,13 +261,31 @@ def test_notebook_markdown_cell_code_blocks_kernel_language_and_raw_cells() -> N
     (b'{"nbformat": 3, "worksheets": []}', "nbformat 3"),
     (b'{"nbformat": 4, "cells": {}}', "not a list"),
     (b'{"nbformat": 4, "cells": [1]}', "cell 0 is not an object"),
-    (b'{"nbformat": 4, "cells": [{"cell_type": "heading", "source": ""}]}', "unknown cell_type"),
+    (b'{"nbformat": 4, "cells": [{"source": ""}]}', "cell 0 has no cell_type"),
+    (b'{"nbformat": 4, "cells": [{"cell_type": 3, "source": ""}]}', "cell 0: cell_type 3 is not a string"),
     (b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": [1]}]}', "neither a string"),
     (b"[" * 100000 + b"]" * 100000, "not valid JSON"),
 ])
 def test_malformed_notebooks_are_refused_with_a_reason(data: bytes, reason: str) -> None:
     with pytest.raises(NotebookError, match=reason):
         parse("bad.ipynb", data, ChunkOptions())
+
+
+def test_a_cell_of_an_unknown_type_is_left_out_and_named_and_the_others_chunked() -> None:
+    # nbformat's own forward-compatibility case: a type a later version may add
+    data = _notebook([
+        {"cell_type": "markdown", "source": "# Title\n", "metadata": {}},
+        {"cell_type": "future_type", "source": "not chunked\n", "metadata": {}},
+        {"cell_type": "code", "source": "x = 1\n", "outputs": [], "metadata": {}},
+        {"cell_type": "heading", "source": "old\n", "metadata": {}, "level": 1},
+    ], kernelspec={"language": "python"})
+    parsed = parse("future.ipynb", data, ChunkOptions())
+    assert parsed.skipped == ("cell 1 (unknown cell_type 'future_type')", "cell 3 (unknown cell_type 'heading')")
+    assert parsed.source.text == "# Title\nx = 1\n"
+    assert [(c.index, c.kind) for c in parsed.cells] == [(0, "markdown"), (2, "code")]  # the notebook's positions
+    chunks = chunk_parsed(parsed, ChunkOptions())
+    assert "".join(c.text for c in chunks) == parsed.source.text
+    assert [p["index"] for c in chunks for p in c.to_dict()["context"]["cells"]] == [0, 2]
 
 
 def test_a_notebook_with_a_byte_order_mark_is_read() -> None:

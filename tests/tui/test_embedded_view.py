@@ -11,7 +11,7 @@ from explorer.tui.widgets.ast.tree import AstEntry, AstTree, RegionsEntry
 from explorer.tui.widgets.scope.tree import ScopeTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, notified, wait_for, wait_until_idle
 
 EMBEDDED = Path(__file__).resolve().parents[1] / "fixtures" / "embedded"
 
@@ -68,3 +68,20 @@ async def test_a_vue_component_shows_its_script_tree(tmp_path: Path) -> None:
         assert any("· css" in label and "stylesheet" in label for label in labels)
         source = app.explore.query_one(SourceView)
         assert "2 embedded regions: typescript 1, css 1" in str(source.border_subtitle) or "embedded regions" in str(source.border_subtitle)
+
+
+async def test_a_notebook_of_plots_opens_and_a_cell_of_an_unknown_type_is_a_notice(tmp_path: Path, notebook_file) -> None:
+    future = {"cell_type": "future_type", "metadata": {}, "source": "a cell of a later format\n"}
+    path = notebook_file(tmp_path / "plots.ipynb", extra_cells=(future,))  # 5.6 MB: over the 2 MB cap
+    app = make_app(path)
+    messages: list = []
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await wait_for(pilot, lambda: (app.document is not None and not app.document.file.partial) or app.problem,
+                       what="the notebook to open")
+        assert not app.problem
+        text = app.document.file.parsed.source.text
+        assert "def step_39(x):" in text and "a later format" not in text
+        await wait_for(pilot, lambda: notified(messages), what="the notice")
+        [notice] = notified(messages)
+        assert notice.title == "plots.ipynb" and notice.severity == "warning"
+        assert notice.message == "Left out of the chunks: cell 1 (unknown cell_type 'future_type')"

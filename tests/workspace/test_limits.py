@@ -100,3 +100,16 @@ def test_an_ignore_file_is_read_up_to_its_cap_and_a_larger_one_is_reported(tmp_p
     else:
         assert loaded is None
         assert problems == [f"{path}: too large ({human_size(MAX_IGNORE_FILE_BYTES + 1)} > {human_size(MAX_IGNORE_FILE_BYTES)})"]
+
+
+def test_the_cap_applies_to_a_notebooks_cells_not_to_its_outputs(tmp_path, notebook_file):
+    plots = notebook_file(tmp_path / "plots.ipynb")  # 5.6 MB, nearly all plots
+    notebook_file(tmp_path / "long.ipynb", plots=4, source_lines=25_000)
+    with open(tmp_path / "huge.ipynb", "wb") as out:
+        out.truncate(500 * 2**20)
+    (tmp_path / "data.py").write_bytes(b"x = 1\n" * 500_000)
+    found = outcome(tmp_path, WalkOptions())
+    assert plots.stat().st_size > 5_500_000 and found["plots.ipynb"] == "taken"
+    assert found["long.ipynb"].startswith(f"{SkipReason.TOO_LARGE}: cells' text 2.")
+    assert found["huge.ipynb"] == f"{SkipReason.TOO_LARGE}: notebook file 500.0M > 64.0M"
+    assert found["data.py"] == f"{SkipReason.TOO_LARGE}: 2.9M > 2.0M"

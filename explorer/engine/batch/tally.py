@@ -1,6 +1,6 @@
 """What a run over many files did, counted as the results arrive: the files chunked, their
 chunks and source bytes, the inputs skipped (the walk's, then those found binary or
-undecodable while chunking) and the files that failed. The export's ``summary``, the
+undecodable while chunking), the files chunked with parts left out and the files that failed. The export's ``summary``, the
 CLI's closing lines and the explorer's export notice all read this one tally."""
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ class RunTally:
     bytes: int = 0
     skipped: list[SkipRecord] = field(default_factory=list)
     failed: list[BatchResult] = field(default_factory=list)
+    #: Files chunked with parts left out: ``(rel, what was left out and why)``.
+    partial: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     #: Chunks whose embedded text (header + overlap + code) is over the limit, and the
     #: largest embedded size, when the run measured them (:meth:`add_embedded`).
     embedded_over: int = 0
@@ -37,6 +39,8 @@ class RunTally:
             self.files += 1
             self.chunks += len(result.chunks or ()) if chunks is None else chunks
             self.bytes += result.bytes
+            if result.skipped:
+                self.partial.append((rel, result.skipped))
         elif result.not_text:
             self.skipped.append(SkippedInput.not_text(rel, result.error_kind, result.error))
         else:

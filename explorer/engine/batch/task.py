@@ -21,7 +21,7 @@ from types import FrameType
 from typing import Any
 
 from ..containers.notebook import NotebookError
-from ..files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
+from ..files import DEFAULT_MAX_BYTES, UnreadableFileError, read_chunked_file
 from ..languages import GRAMMARS, UNSAFE_GRAMMARS, detect_language, get_parser
 from ..model import Chunk
 from ..options import ChunkOptions
@@ -83,6 +83,8 @@ class BatchResult:
     seconds: float = 0.0  # reading, parsing and chunking, in the worker
     analysis: Any = None
     index: int = 0  # position in the input
+    #: Parts of the file left out of its chunks, each with why (``ParsedFile.skipped``).
+    skipped: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -99,6 +101,8 @@ class BatchResult:
             record["error"] = {"kind": self.error_kind, "message": self.error}
         else:
             record["chunks"] = [c.to_dict() for c in self.chunks or ()]
+            if self.skipped:
+                record["skipped"] = list(self.skipped)
         return record
 
 
@@ -154,6 +158,7 @@ def _chunk_one(job: BatchFile, options: ChunkOptions, analyze: Analyzer | None, 
         parsed = parse(label, data, opts)
         t1 = time.perf_counter()
         result.language = parsed.language
+        result.skipped = parsed.skipped
         chunks = chunk_parsed(parsed, opts)
         t2 = time.perf_counter()
         if analyze is not None:
@@ -184,7 +189,7 @@ def read_source(job: BatchFile, max_bytes: int | None) -> str | bytes:
         return job.code
     if job.path is None:
         raise UnreadableFileError(job.label, "neither a path nor code was given")
-    return read_regular_file(job.path, max_bytes)
+    return read_chunked_file(job.path, max_bytes)
 
 
 def read_error_message(label: str, exc: OSError) -> str:

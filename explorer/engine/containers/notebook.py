@@ -3,7 +3,8 @@
 The JSON is read with the standard library. What is chunked is the *document*: every
 cell's source in order, as a person reads it (not JSON escapes), each followed by a line
 break when its source lacks one. Outputs and attachments are left out (their count and
-size are reported), so a notebook of several megabytes of plots chunks like its code.
+size are reported), so a notebook of several megabytes of plots chunks like its code. A cell
+of a type nbformat 4 does not define (a later format's) is skipped and named in ``skipped``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Notebook:
     cells: tuple[NotebookCell, ...]
     outputs: int  # outputs left out
     output_bytes: int  # their size in the JSON, roughly
+    #: Cells left out, each ``cell N (why)``: a cell_type this reader does not know.
+    skipped: tuple[str, ...] = ()
 
     def document(self) -> tuple[str, list[tuple[int, int, bool]]]:
         """The text chunked, and for each cell ``(start, end, newline_added)`` in code points:
@@ -75,19 +78,27 @@ def read_notebook(data: bytes, path: str | None = None) -> Notebook:
     if not isinstance(cells_json, list):
         raise NotebookError(path, "'cells' is not a list")
     cells: list[NotebookCell] = []
+    skipped: list[str] = []
     outputs = output_bytes = 0
     for index, cell in enumerate(cells_json):
         if not isinstance(cell, dict):
             raise NotebookError(path, f"cell {index} is not an object")
         kind = cell.get("cell_type")
+        if kind is None:
+            raise NotebookError(path, f"cell {index} has no cell_type")
+        if not isinstance(kind, str):
+            raise NotebookError(path, f"cell {index}: cell_type {kind!r} is not a string")
         if kind not in ("code", "markdown", "raw"):
-            raise NotebookError(path, f"cell {index} has an unknown cell_type {kind!r}")
+            # nbformat's rule for a type it does not know (one a later version added): the
+            # notebook stays readable, the cell is left out
+            skipped.append(f"cell {index} (unknown cell_type {kind!r})")
+            continue
         cells.append(NotebookCell(index, kind, _source(cell.get("source", ""), path, index)))
         found = cell.get("outputs")
         if isinstance(found, list) and found:
             outputs += len(found)
             output_bytes += len(json.dumps(found))
-    return Notebook(_language(doc.get("metadata")), tuple(cells), outputs, output_bytes)
+    return Notebook(_language(doc.get("metadata")), tuple(cells), outputs, output_bytes, tuple(skipped))
 
 
 def _source(value: Any, path: str | None, index: int) -> str:

@@ -10,7 +10,7 @@ import time
 
 from explorer.engine.api import chunk_parsed
 from explorer.engine.cancel import ShouldStop
-from explorer.engine.files import read_regular_file
+from explorer.engine.files import read_chunked_file
 from explorer.engine.languages import detect_language
 from explorer.engine.measure.problems import find_problems
 from explorer.engine.options import ChunkOptions
@@ -38,9 +38,9 @@ def structure_of(parsed: ParsedFile) -> FileStructure | None:
 
 
 def read_source(path: str, max_bytes: int = MAX_FILE_BYTES) -> SourceText:
-    """Read a regular file of at most ``max_bytes`` (never writing to it, never blocking on a
+    """Read a regular file chunking at most ``max_bytes`` (a notebook: its cells' text; never writing to it, never blocking on a
     pipe or device); raises UnreadableFileError (and other OSError), BinaryContentError."""
-    return SourceText(read_regular_file(path, min(max_bytes, MAX_FILE_BYTES)), path)
+    return SourceText(read_chunked_file(path, min(max_bytes, MAX_FILE_BYTES)), path)
 
 
 def parse_file(path: str, source: SourceText, options: ChunkOptions, root: str | None = None) -> LoadedFile:
