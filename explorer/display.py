@@ -363,6 +363,15 @@ def recommendation_lines(result: EvalResult, recommendation: Recommendation) -> 
     return lines
 
 
+def recommendation_sentence(result: EvalResult, recommendation: Recommendation) -> str:
+    """The advice and its reason in one sentence, where no head above says what to do (under
+    the sweep's whiskers): ``Keep your current settings (#3): no setting is better ...``."""
+    reason = recommendation.reason
+    if recommendation.keep_current:
+        return f"Keep your current settings (#{result.settings[recommendation.setting].index + 1}): {reason}"
+    return reason[:1].upper() + reason[1:]
+
+
 def _rank(rank: int | None) -> str:
     return "-" if rank is None else str(rank)
 

@@ -60,3 +60,29 @@ async def test_teach_tree_shows_four_and_five_digit_sizes_whole(big_module: Path
         assert shown, "the tree shows sizes"
         assert set(shown) <= sizes  # every size shown is a node's size, whole
         assert any(len(s.replace(",", "")) == 5 for s in shown) and any(len(s.replace(",", "")) == 4 for s in shown)
+
+
+async def test_the_compare_views_quality_table_shows_every_value_whole_at_80x24(big_module: Path) -> None:
+    from textual.widgets import Static
+
+    from explorer.tui.compare.model import MEASURES
+
+    from .test_compare import open_compare
+
+    app = make_app(big_module, max_size=1500)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_compare(app, pilot)
+        measures = screen.query_one("#compare-measures", Static)
+        width = measures.content_region.width
+        rows = [measures.render_line(y).text for y in range(1, measures.region.height - 1)]  # inside the border
+        shown = "\n".join(row[: width + 2] for row in rows)
+        comparison = screen.comparison
+        sizes = comparison.first.summary.size_stats()
+        assert sizes["max"] >= 1000  # four digits: the full form does not fit at 80 columns
+        for measure in MEASURES:
+            for side in (comparison.first, comparison.second):
+                # each value whole, in the full form or the compact one, a cell of its own
+                forms = {measure.shown(side, False), measure.shown(side, True)}
+                assert any(re.search(rf"(?<!\S){re.escape(form)}(?!\S)", shown) for form in forms), (forms, shown)
+        assert "(…" not in shown and "–…" not in shown
+        assert all(len(row.rstrip()) <= width + 2 for row in rows)

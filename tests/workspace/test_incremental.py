@@ -163,14 +163,14 @@ def test_file_that_fails_to_chunk_is_neither_deleted_nor_repeated(tmp_path, monk
     apply(index, run_once(root, state)[0])
     make_tree(tmp_path / "again")
     shutil.copytree(tmp_path / "again" / "pkg", root / "pkg")  # two new files
-    real = engine_batch.read_regular_file
+    real = engine_batch.read_chunked_file
 
     def refuse(path, *args, **kwargs):
         if os.fspath(path).endswith("b.py"):
             raise UnreadableFileError(os.fspath(path), "input/output error")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(engine_batch, "read_regular_file", refuse)
+    monkeypatch.setattr(engine_batch, "read_chunked_file", refuse)
     records, summary = run_once(root, state)
     assert {r["path"] for r in records} == {"pkg/a.py"}
     assert [rel for rel, _ in summary.kept] == ["pkg/b.py"]

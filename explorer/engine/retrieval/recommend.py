@@ -156,8 +156,8 @@ def _reason(result: EvalResult, r: Recommendation) -> str:
     what = f"{r.measure}" + (f" (budget {result.config.budget:,} {result.config.budget_unit})"
                              if r.objective == "budget" else "")
     others = [i for i in r.tied if i != r.setting]
-    if r.keep_current:
-        text = (f"keep your current settings ({name[r.setting]}): no setting is better beyond the noise on {what} "
+    if r.keep_current:  # (the verdict, keep them, is the head's: the reason says why)
+        text = (f"no setting is better beyond the noise on {what} "
                 f"(best {name[r.best]} {_pct(best)}, yours {_pct(settings[r.setting].metrics[r.measure].value)})")
         # the one the rule would pick without current settings: the fewest chunks, then the better mean
         cheapest = min(r.tied, key=lambda i: (settings[i].chunks, -settings[i].metrics[r.measure].value, i))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from explorer.display import count_text
 from explorer.engine.cancel import ShouldStop
 from explorer.engine.measure.per_setting import chunk_setting
 from explorer.engine.measure.quality import FileMetrics, GroupSummary, measure_file, summarize
@@ -93,39 +94,58 @@ def compare(file: LoadedFile, first: ChunkOptions, second: ChunkOptions,
 class Measure:
     name: str
     value: Callable[[Side], float | int | None]
-    shown: Callable[[Side], str]
+    #: The value as shown: ``shown(side, compact)``; compact where columns are narrow
+    #: (``35/146 (24%)``, ``1.3k``), shortened visibly but never cut.
+    shown: Callable[[Side, bool], str]
     #: +1: more is better, -1: less is better, 0: neither.
     better: int
+
+
+#: The widest a count is in a compact cell: ``1313``, then ``12k`` (count_text).
+COMPACT_DIGITS = 4
 
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f}%" if value >= 10 or value == 0 else f"{value:.1f}%"
 
 
-def _count_pct(count: int, whole: int, pct: float | None) -> str:
-    return f"{count:,} of {whole:,} ({_pct(pct)})" if whole else "-"
+def _count(value: float, compact: bool) -> str:
+    return count_text(round(value), COMPACT_DIGITS) if compact else f"{value:,.0f}"
 
 
-def _sizes(side: Side) -> str:
+def _count_pct(count: int, whole: int, pct: float | None, compact: bool) -> str:
+    if not whole:
+        return "-"
+    if compact:
+        return f"{_count(count, True)}/{_count(whole, True)} ({_pct(pct)})"
+    return f"{count:,} of {whole:,} ({_pct(pct)})"
+
+
+def _sizes(side: Side, compact: bool) -> str:
     stats = side.summary.size_stats()
     if stats["median"] is None:
         return "-"
-    return f"{stats['median']:,.0f} ({stats['min']:,}–{stats['max']:,})"
+    median, low, high = (_count(stats[key], compact) for key in ("median", "min", "max"))
+    return f"{median} ({low}–{high})"
+
+
+def _counted(get: Callable[[Side], int]) -> Callable[[Side, bool], str]:
+    return lambda side, compact: _count(get(side), compact)
 
 
 MEASURES: tuple[Measure, ...] = (
-    Measure("chunks", lambda s: s.summary.chunks, lambda s: f"{s.summary.chunks:,}", 0),
+    Measure("chunks", lambda s: s.summary.chunks, _counted(lambda s: s.summary.chunks), 0),
     Measure("size median (min–max)", lambda s: None, _sizes, 0),
-    Measure("over the limit", lambda s: s.summary.over, lambda s: f"{s.summary.over:,}", -1),
-    Measure("tiny (< 50 nws)", lambda s: s.summary.tiny, lambda s: f"{s.summary.tiny:,}", -1),
+    Measure("over the limit", lambda s: s.summary.over, _counted(lambda s: s.summary.over), -1),
+    Measure("tiny (< 50 nws)", lambda s: s.summary.tiny, _counted(lambda s: s.summary.tiny), -1),
     Measure("definitions split", lambda s: s.summary.any_split,
-            lambda s: _count_pct(s.summary.any_split, s.summary.any_fit, s.summary.split_any_pct), -1),
+            lambda s, c: _count_pct(s.summary.any_split, s.summary.any_fit, s.summary.split_any_pct, c), -1),
     Measure("top-level split", lambda s: s.summary.top_split,
-            lambda s: _count_pct(s.summary.top_split, s.summary.top_fit, s.summary.split_top_pct), -1),
+            lambda s, c: _count_pct(s.summary.top_split, s.summary.top_fit, s.summary.split_top_pct, c), -1),
     Measure("doc comments cut off", lambda s: s.summary.doc_split,
-            lambda s: _count_pct(s.summary.doc_split, s.summary.doc_fit, s.summary.doc_split_pct), -1),
-    Measure("clean cuts", lambda s: s.summary.clean_pct, lambda s: _pct(s.summary.clean_pct), 1),
-    Measure("mid-line cuts", lambda s: s.summary.midline_pct, lambda s: _pct(s.summary.midline_pct), -1),
+            lambda s, c: _count_pct(s.summary.doc_split, s.summary.doc_fit, s.summary.doc_split_pct, c), -1),
+    Measure("clean cuts", lambda s: s.summary.clean_pct, lambda s, c: _pct(s.summary.clean_pct), 1),
+    Measure("mid-line cuts", lambda s: s.summary.midline_pct, lambda s, c: _pct(s.summary.midline_pct), -1),
 )
 
 

@@ -32,6 +32,7 @@ from ..jobs import LatestJob
 from ..literal import literal
 from ..palette.screen_keys import ScreenKeyCommands
 from ..steps import stepped_size
+from ..widgets.fits import FitsWidth
 from ..widgets.footer import KeyFooter
 from ..widgets.source.overlay import Overlay, OverlaySourceView
 from .messages import ComparisonFailed, ComparisonReady
@@ -70,27 +71,49 @@ def split_summary(side: Side) -> str:
     return text + (" (red bar)" if side.metrics.splits else "")
 
 
-def measures_table(comparison: Comparison) -> Table:
-    """Measure | first | second, the better value of each pair in green."""
-    table = Table(box=None, expand=True, pad_edge=False, show_edge=False, header_style="bold")
+#: Header of the value columns, per half of the table.
+SIDES = ("left", "right")
+#: The column between the two halves, and the padding rich puts between columns.
+SEPARATOR, PADDING = 2, 2
+
+
+def measures_table(comparison: Comparison, width: int | None = None) -> Table:
+    """Measure | first | second, the better value of each pair in green. Within ``width``
+    the values are whole: written compact when the full ones do not fit (``35/146 (24%)``,
+    ``1.3k``), and the measures' names shortened with ``…`` to leave them room."""
     first, second = comparison.first, comparison.second
     halves = (MEASURES[: (len(MEASURES) + 1) // 2], MEASURES[(len(MEASURES) + 1) // 2:])
+    for compact in (False, True):
+        shown = [[(m.name, m.shown(first, compact), m.shown(second, compact)) for m in half] for half in halves]
+        widths = [max(len(header), *(len(row[k]) for row in half))
+                  for half in shown for k, header in enumerate(("measure", *SIDES))]
+        columns = len(widths) + 1  # and the separator
+        if width is None or sum(widths) + SEPARATOR + PADDING * (columns - 1) <= width:
+            break
+    names: list[int | None] = [None, None]  # as wide as they are, where they fit
+    if width is not None:  # else the names give way: what is left after the values, shared
+        spare = width - SEPARATOR - PADDING * (columns - 1) - sum(widths[1:3]) - sum(widths[4:6])
+        if spare < widths[0] + widths[3]:
+            names[0] = max(1, spare * widths[0] // (widths[0] + widths[3]))
+            names[1] = max(1, spare - names[0])
+    table = Table(box=None, expand=True, pad_edge=False, show_edge=False, header_style="bold")
     for k in range(2):
-        table.add_column("measure", style=LABEL, no_wrap=True)
-        table.add_column("left", justify="right", no_wrap=True)
-        table.add_column("right", justify="right", no_wrap=True)
+        table.add_column("measure", style=LABEL, no_wrap=True, overflow="ellipsis", width=names[k])
+        for side, column in zip(SIDES, widths[3 * k + 1: 3 * k + 3]):
+            table.add_column(side, justify="right", no_wrap=True, min_width=column)
         if k == 0:
-            table.add_column(" ", width=2)
+            table.add_column(" ", width=SEPARATOR)
     for row in range(len(halves[0])):
         cells: list[Text] = []
         for k, half in enumerate(halves):
             if row < len(half):
                 measure = half[row]
+                name, left, right = shown[k][row]
                 better = verdict(measure, first, second)
                 cells += [
-                    Text(measure.name),
-                    Text(measure.shown(first), BETTER if better > 0 else WORSE if better < 0 else Style()),
-                    Text(measure.shown(second), BETTER if better < 0 else WORSE if better > 0 else Style()),
+                    Text(name),
+                    Text(left, BETTER if better > 0 else WORSE if better < 0 else Style()),
+                    Text(right, BETTER if better < 0 else WORSE if better > 0 else Style()),
                 ]
             else:
                 cells += [Text(""), Text(""), Text("")]
@@ -228,7 +251,8 @@ Measures (green: the better of the two):
             view.set_overlays(split_overlays(side, view))
             view.border_title = literal(f"{name}: {side.label}")
             view.border_subtitle = literal(f"{side.summary.chunks:,} chunks · {split_summary(side)}")
-        self.query_one("#compare-measures", Static).update(measures_table(comparison))
+        self.query_one("#compare-measures", Static).update(
+            FitsWidth(lambda width: measures_table(comparison, width)))
 
     @on(ComparisonFailed)
     def _comparison_failed(self, message: ComparisonFailed) -> None:

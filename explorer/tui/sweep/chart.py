@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.console import Group
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
 from explorer.display import SWEEP_COLUMNS, bar, format_pct, grid_label, human_bytes
 from explorer.engine.measure.sweep import SettingResult, SweepResult
+
+from ..widgets.fits import FitsWidth
 
 #: Headers of the table columns (the cells are right-aligned): the CLI's sweep table, with
 #: the varied fields in one "setting" column (the grid may vary any of them).
@@ -19,17 +21,6 @@ TABLE_COLUMNS = ("#", "setting", *(column.header for column in SWEEP_COLUMNS))
 BAR_WIDTH = 12
 #: The narrowest bar drawn: below it the chart is cut on the right, not wrapped.
 MIN_BAR = 3
-
-
-class FitsWidth:
-    """A renderable built for the width it is drawn at (a chart whose bars shrink to fit,
-    instead of wrapping its rows), again at every width."""
-
-    def __init__(self, build: Callable[[int], RenderableType]):
-        self.build = build
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[RenderableType]:
-        yield self.build(options.max_width)
 
 
 def table_cells(setting: SettingResult, marker: str = "", varied: Sequence[str] = ()) -> list[Text]:

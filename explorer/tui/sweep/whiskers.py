@@ -15,13 +15,13 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.display import grid_label
+from explorer.display import grid_label, recommendation_sentence
 from explorer.engine.retrieval import HEADLINE_METRICS, Estimate, EvalResult, SettingEval
 from explorer.engine.retrieval.recommend import Recommendation
 
 from ..queries.model import no_queries
 from ..queries.table import shown
-from .chart import FitsWidth
+from ..widgets.fits import FitsWidth
 
 #: The measures shown: as many of the headline measures as the panel has room for.
 WHISKER_METRICS = HEADLINE_METRICS[:4]
@@ -127,7 +127,7 @@ def _notes(result: EvalResult, recommendation: Recommendation | None) -> list[Te
     ]
     notes += [Text(f"Warning: {warning}", style=Style(color="#ffd670")) for warning in result.warnings]
     if recommendation is not None:
-        notes += [Text(""), Text(recommendation.reason[:1].upper() + recommendation.reason[1:], style=BETTER)]
+        notes += [Text(""), Text(recommendation_sentence(result, recommendation), style=BETTER)]
         if recommendation.evidence and recommendation.compared is not None:
             before = result.settings[recommendation.compared].index + 1
             after = result.settings[recommendation.setting].index + 1

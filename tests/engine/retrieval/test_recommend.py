@@ -54,7 +54,7 @@ def test_keep_the_current_settings_when_none_is_better_beyond_the_noise():
     result = _result([_hits(200), _hits(198, offset=1), _hits(100)], [900, 400, 200])
     advice = recommend(result, "top5", current=0)
     assert advice.keep_current and advice.setting == 0
-    assert advice.reason.startswith("keep your current settings (#1): no setting is better beyond the noise")
+    assert advice.reason.startswith("no setting is better beyond the noise")
     assert "#2 would do as well with 500 fewer chunks" in advice.reason
     assert recommend(result, "top5", current=2).setting == 1  # the current one is clearly worse: move
 

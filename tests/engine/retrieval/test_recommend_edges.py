@@ -148,7 +148,7 @@ def test_current_settings_within_the_noise_of_the_best_are_kept_even_when_neithe
     advice = recommend(result, "top5", current=2)
     assert advice.best == 0 and advice.tied == [0, 1, 2]
     assert advice.keep_current and advice.setting == 2 and advice.compared == 0
-    assert advice.reason == ("keep your current settings (#3): no setting is better beyond the noise on recall@5 "
+    assert advice.reason == ("no setting is better beyond the noise on recall@5 "
                              "(best #1 50.0%, yours 49.5%); #2 would do as well with 550 fewer chunks")
     assert advice.to_dict(result)["keep_current"] is True and advice.to_dict(result)["index"] == 2
     # without current settings the cheapest of those as good is advised
@@ -173,3 +173,43 @@ def test_the_tied_list_is_in_number_order_and_the_choice_prefers_fewer_chunks_th
     advice = recommend(result, "top5")
     assert advice.tied == [0, 1, 2] and advice.setting == 2
     assert N == 400
+
+
+def _rendered(renderable) -> str:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=400, color_system=None)
+    console.print(renderable)
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_keeping_the_current_settings_is_said_once_in_every_face():
+    from explorer.display import recommendation_lines, recommendation_sentence, source_advice_lines
+    from explorer.engine.retrieval.recommend import SourceAdvice
+    from explorer.tui.queries.model import RetrievalRun
+    from explorer.tui.sweep.advice import advice_line
+    from explorer.tui.sweep.whiskers import whisker_chart
+
+    result = _result([_hits(200), _hits(196, offset=2), _hits(198, offset=1), _hits(90)], [900, 400, 950, 100])
+    advice = recommend(result, "top5", current=2)
+    assert advice.keep_current
+    why = ("no setting is better beyond the noise on recall@5 (best #1 50.0%, yours 49.5%); "
+           "#2 would do as well with 550 fewer chunks")
+    cli = recommendation_lines(result, advice)[0]
+    assert cli == f"Keep your current settings (max_size=1500; 950 chunks) for --objective top5: {why}."
+    assert recommendation_sentence(result, advice) == f"Keep your current settings (#3): {why}"
+    per_source = source_advice_lines(result.varied, [SourceAdvice("docs", N, result, advice)] * 2, None)
+    assert per_source[1] == f"  docs ({N} queries): keep your current settings (max_size=1500): {why}"
+    faces = {"cli": cli, "per source": per_source[1],
+             "advice line": _rendered(advice_line(RetrievalRun("/", result, advice))),
+             # (the notes under the whiskers: this result has no intervals to draw)
+             "whiskers": "".join(_rendered(part) for part in whisker_chart(result, advice).renderables[1:])}
+    for face, text in faces.items():
+        assert text.lower().count("current settings") == 1, (face, text)
+    # a recommendation to move says so once too
+    moved = recommend(result, "top5", current=3)
+    assert recommendation_lines(result, moved)[0].startswith("Recommended: #2 (max_size=1000; 400 chunks) for "
+                                                              "--objective top5: #2 retrieves as well as the best")
+    assert recommendation_sentence(result, moved).startswith("#2 retrieves as well as the best (#1, 50.0%)")
