@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.display import count_text
+from explorer.display import count_text, plural
 from explorer.tui.widgets.ast.tree import AstTree
 
 from .helpers import make_app, wait_for
@@ -86,3 +86,25 @@ async def test_the_compare_views_quality_table_shows_every_value_whole_at_80x24(
                 assert any(re.search(rf"(?<!\S){re.escape(form)}(?!\S)", shown) for form in forms), (forms, shown)
         assert "(…" not in shown and "–…" not in shown
         assert all(len(row.rstrip()) <= width + 2 for row in rows)
+
+
+async def test_the_stats_lines_are_whole_at_80x24(big_module: Path) -> None:
+    from explorer.tui.widgets.chunks.stats import StatsPanel
+
+    app = make_app(big_module, max_size=1500)
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_for(pilot, lambda: app.document is not None and not app.document.file.partial, what="the file")
+        await wait_for(pilot, lambda: app.document.chunks, what="the chunks")
+        await pilot.pause()
+        panel = app.explore.query_one(StatsPanel)
+        width = panel.content_region.width
+        rows = [panel.render_line(y).text for y in range(panel.region.height)]
+        shown = "\n".join(rows)
+        stats = app.document.chunking.stats
+        assert stats.largest >= 1000 and width < 40  # four digits in a narrow pane
+        assert "…" not in shown and all(len(row.rstrip()) <= width + 1 for row in rows)  # (+1: the padding)
+        for figure in (f"{plural(stats.count, 'chunk')}", f"min {stats.smallest}", f"median {stats.median:g}",
+                       f"max {stats.largest}", f"over {stats.over}", f"embedded over {stats.embedded_over}",
+                       f"tiny {stats.tiny}", f" {stats.max_size} "):
+            assert re.search(rf"(?<!\S){re.escape(figure.strip())}(?!\S)", shown), (figure, shown)
+        assert rows[-1].lstrip().startswith("sizes 0 ") and rows[-1].rstrip().endswith(" over")

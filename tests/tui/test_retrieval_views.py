@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import Input, Static
 
+from explorer.display import recommendation_sentence
 from explorer.engine.options import ChunkOptions
 from explorer.engine.retrieval import evaluate
 from explorer.engine.retrieval.recommend import recommend
@@ -134,7 +135,7 @@ async def test_sweep_shows_retrieval_whiskers_and_marks_settings_not_separated(p
         advice = recommend(want, "top5", current=2)
         assert panel.run.recommendation is not None
         assert panel.run.recommendation.setting == advice.setting
-        reason = advice.reason[:1].upper() + advice.reason[1:]
+        reason = recommendation_sentence(want, advice)  # the verdict, when there is no head, and why
         assert reason in " ".join(chart.split()) or reason[:60] in chart
         line = rendered(screen.query_one(AdviceLine).content)
         chosen = want.settings[advice.setting]

@@ -125,7 +125,7 @@ def _sizes(side: Side, compact: bool) -> str:
     stats = side.summary.size_stats()
     if stats["median"] is None:
         return "-"
-    median, low, high = (_count(stats[key], compact) for key in ("median", "min", "max"))
+    median, low, high = (_count(stats[key] or 0, compact) for key in ("median", "min", "max"))
     return f"{median} ({low}–{high})"
 
 

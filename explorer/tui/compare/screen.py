@@ -94,8 +94,8 @@ def measures_table(comparison: Comparison, width: int | None = None) -> Table:
     if width is not None:  # else the names give way: what is left after the values, shared
         spare = width - SEPARATOR - PADDING * (columns - 1) - sum(widths[1:3]) - sum(widths[4:6])
         if spare < widths[0] + widths[3]:
-            names[0] = max(1, spare * widths[0] // (widths[0] + widths[3]))
-            names[1] = max(1, spare - names[0])
+            shared = max(1, spare * widths[0] // (widths[0] + widths[3]))
+            names = [shared, max(1, spare - shared)]
     table = Table(box=None, expand=True, pad_edge=False, show_edge=False, header_style="bold")
     for k in range(2):
         table.add_column("measure", style=LABEL, no_wrap=True, overflow="ellipsis", width=names[k])
