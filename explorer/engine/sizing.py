@@ -45,7 +45,7 @@ class Measure:
     adds around a whole input (``special`` of them), for sums of pieces.
     ``clean_joins``: in tokens, range sizes are exact (see :func:`_token_sizer`)."""
 
-    __slots__ = ("additive", "clean_joins", "counter", "piece", "special", "text", "tokens", "unit")
+    __slots__ = ("additive", "clean_joins", "counter", "piece", "slash_joins", "special", "text", "tokens", "unit")
 
     def __init__(self, unit: SizeUnit, counter: TokenCounter | None):
         self.unit: SizeUnit = unit
@@ -58,10 +58,12 @@ class Measure:
             self.text: Callable[[str], int] = counter.count
             self.piece: Callable[[str], int] = counter.count_piece
             self.clean_joins = counter.clean_joins
+            self.slash_joins = counter.slash_joins
             self.special = counter.special
         else:
             self.text = self.piece = _TEXT_MEASURES[unit]
             self.clean_joins = False
+            self.slash_joins = True
             self.special = 0
 
     def sizer(self, src: SourceText) -> Callable[[int, int], int]:
@@ -113,7 +115,7 @@ def _token_sizer(src: SourceText, counter: TokenCounter) -> Callable[[int, int],
     data = src.data
     count = counter.count_piece
     ascii_text = src.text if src.is_ascii else None
-    bounds, firsts = _token_stretches(src, counter.clean_joins)
+    bounds, firsts = _token_stretches(src, counter.clean_joins, counter.slash_joins)
     prefix: list[int] = []
     memo: dict[tuple[int, int], int] = {}
 
@@ -157,7 +159,7 @@ def _token_sizer(src: SourceText, counter: TokenCounter) -> Callable[[int, int],
     return size
 
 
-def _token_stretches(src: SourceText, clean_joins: bool) -> tuple[list[int], list[int]]:
+def _token_stretches(src: SourceText, clean_joins: bool, slash_joins: bool = True) -> tuple[list[int], list[int]]:
     """The edges of the stretches :func:`_token_sizer` counts (the file's start and end
     included) and, for each, where its line's first non-blank character is."""
     data, size = src.data, len(src.data)
@@ -172,7 +174,7 @@ def _token_stretches(src: SourceText, clean_joins: bool) -> tuple[list[int], lis
             continue
         byte = data[at]
         if byte < 0x80:
-            if byte in _UNCLEAN_ASCII or (byte == 0x2F and at == start):
+            if byte in _UNCLEAN_ASCII or (byte == 0x2F and at == start and slash_joins):
                 continue
         elif data[at : at + 4].decode("utf-8", "ignore")[:1].isspace():
             continue

@@ -24,6 +24,17 @@ KNOWN = ", ".join(ENCODINGS)
 ])
 def test_which_texts_start_clean(text: str, clean: bool) -> None:
     assert starts_clean(text) is clean
+    # Where a slash after a line break starts a pre-token of its own, only the slash case changes.
+    assert starts_clean(text, slash_joins=False) is (clean or text == "/x")
+
+
+def test_a_slash_opening_a_line_joins_the_line_break_in_o200k_base_only() -> None:
+    before, after = "}\n", "// note\n"
+    cl100k, o200k = get_counter("cl100k_base"), get_counter("o200k_base")
+    assert not cl100k.slash_joins and starts_clean(after, cl100k.slash_joins)
+    assert cl100k.count(before + after) == cl100k.count(before) + cl100k.count(after)
+    assert o200k.slash_joins and not starts_clean(after, o200k.slash_joins)
+    assert o200k.count(before + after) != o200k.count(before) + o200k.count(after)
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
@@ -123,3 +134,4 @@ def test_a_tokenizer_file_that_cannot_encode_says_so_in_one_line(tmp_path: Path,
         _load.cache_clear()
     reason = ("the model has no merges " + "x" * 300)[:200]
     assert str(caught.value) == f"{path} cannot encode text ({reason}); give the file the model publishes"
+
