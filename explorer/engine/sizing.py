@@ -26,10 +26,12 @@ from .tokens import ENCODINGS, TokenCounter, TokenizerError, get_counter
 SizeUnit = Literal["nws", "chars", "lines", "tokens"]
 SIZE_UNITS: tuple[SizeUnit, ...] = get_args(SizeUnit)
 
-#: ASCII characters after which a line start is no clean join for token counts (whitespace,
-#: and the separators Python counts as whitespace).
-_UNCLEAN_ASCII = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
-_INDENTED_LINE = re.compile(rb"\n[ \t]*")
+#: A line start (after its ``\n``) that is a clean join for token counts: the first character
+#: after the indentation is no whitespace nor a separator Python counts as whitespace
+#: (``\x1c``-``\x1f``); past ASCII the character is checked once decoded. For encodings with
+#: ``slash_joins`` (see engine/tokens.py), not a ``/`` right at the line start either.
+_CLEAN_LINE = re.compile(rb"\n[ \t]*(?=[\x00-\x08\x0e-\x1b\x21-\xff])")
+_CLEAN_LINE_NO_SLASH = re.compile(rb"\n(?:[ \t]+(?=[\x00-\x08\x0e-\x1b\x21-\xff])|(?=[\x00-\x08\x0e-\x1b\x21-\x2e\x30-\xff]))")
 
 _TEXT_MEASURES: dict[str, Callable[[str], int]] = {"nws": nws_count, "chars": len, "lines": line_count}
 
@@ -166,22 +168,16 @@ def _token_stretches(src: SourceText, clean_joins: bool, slash_joins: bool = Tru
     if not clean_joins:
         starts = src.line_starts
         return [*starts, size], [*starts, size]
-    bounds, firsts = [0], [0]
-    # Each line after a \n, with its indentation (a line after a lone \r is no clean join).
-    for found in _INDENTED_LINE.finditer(data):
-        start, at = found.start() + 1, found.end()
-        if at == size:
-            continue
-        byte = data[at]
-        if byte < 0x80:
-            if byte in _UNCLEAN_ASCII or (byte == 0x2F and at == start and slash_joins):
-                continue
-        elif data[at : at + 4].decode("utf-8", "ignore")[:1].isspace():
-            continue
-        bounds.append(start)
-        firsts.append(at)
-    bounds.append(size)
-    firsts.append(size)
+    # Each line after a \n whose first character after its indentation can start a clean
+    # join (a line after a lone \r is none), found in C: a loop over every line costs more
+    # than counting the file's tokens.
+    found = (_CLEAN_LINE_NO_SLASH if slash_joins else _CLEAN_LINE).finditer(data)
+    edges = [(match.start() + 1, match.end()) for match in found]
+    if not src.is_ascii:  # past ASCII, the character decides (U+3000 is a space)
+        edges = [(start, at) for start, at in edges
+                 if data[at] < 0x80 or not data[at : at + 4].decode("utf-8", "ignore")[:1].isspace()]
+    bounds = [0, *(start for start, _ in edges), size]
+    firsts = [0, *(at for _, at in edges), size]
     return bounds, firsts
 
 

@@ -135,3 +135,22 @@ def test_a_tokenizer_file_that_cannot_encode_says_so_in_one_line(tmp_path: Path,
     reason = ("the model has no merges " + "x" * 300)[:200]
     assert str(caught.value) == f"{path} cannot encode text ({reason}); give the file the model publishes"
 
+
+def test_token_stretches_start_at_the_line_starts_that_are_clean_joins() -> None:
+    from explorer.engine.sizing import _token_stretches
+    from explorer.engine.text import SourceText
+
+    lines = ["a\n", "  b\n", "\n", "   \n", "/c\n", "  /d\n", "\x1ce\n", "\x01f\n", "\x7fg\n", "\u3000h\n",
+             "\u00e9i\n", "\tj\r\n", "\rk\n", "l"]
+    data = "".join(lines).encode()
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line.encode()))
+    clean = {1: 2, 5: 2, 7: 0, 8: 0, 10: 0, 11: 1, 13: 0}  # line: its indentation (a `\r` line start is none)
+    expected_bounds = [0, *(starts[i] for i in clean), len(data)]
+    expected_firsts = [0, *(starts[i] + clean[i] for i in clean), len(data)]
+    assert _token_stretches(SourceText(data, "x"), True, True) == (expected_bounds, expected_firsts)
+    with_slash = {**clean, 4: 0}  # where `/` starts a pre-token, a line opening with it is clean too
+    assert _token_stretches(SourceText(data, "x"), True, False) == (
+        [0, *(starts[i] for i in sorted(with_slash)), len(data)],
+        [0, *(starts[i] + with_slash[i] for i in sorted(with_slash)), len(data)])
