@@ -99,6 +99,8 @@ MAX_USES = 10
 #: An identifier: a letter (any script, as Python, JS and others allow) or ``_``/``$``, then
 #: letters, digits, ``_`` and ``$``.
 _IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
+_WORD_CHAR = re.compile(r"[\w$]")
+_DIGIT = re.compile(r"\d")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
 
 
@@ -140,6 +142,10 @@ class ContextBuilder:
         self.structure = structure if structure is not None else extract_structure(parsed)
         self._imports = _dedupe_imports(self.structure.imports)
         self._import_entries = tuple(e.import_entry() for e in self._imports)
+        # What keeps each import in a chunk's header: True always (a glob), else the name the
+        # chunk's code must use, None when no identifier can be that name (side effects).
+        self._import_keys = tuple(True if e.is_wildcard else None if e.is_side_effect else _identifier_or_none(e.local_name)
+                                  for e in self._imports)
         self._import_ranges = sorted({(e.start, e.end) for e in self._imports})  # disjoint statements
         self._import_ends = [end for _, end in self._import_ranges]
         self._comment = header_comment(parsed.language)
@@ -212,15 +218,26 @@ class ContextBuilder:
     def _imports_for(self, start: int, end: int) -> tuple[ImportEntry, ...]:
         if not self.options.filter_imports:
             return self._import_entries
-        used = self._identifiers(start, end)
-        return tuple(
-            info
-            for entity, info in zip(self._imports, self._import_entries)
-            if entity.is_wildcard or (not entity.is_side_effect and entity.local_name in used)
-        )
+        keys = self._import_keys
+        if not any(isinstance(key, str) for key in keys):
+            return tuple(info for key, info in zip(keys, self._import_entries) if key is True)
+        code = self._code_outside_imports(start, end)
+        used: dict[str, bool] = {}
+        kept = []
+        for key, info in zip(keys, self._import_entries):
+            if isinstance(key, str):
+                found = used.get(key)
+                if found is None:
+                    found = used[key] = uses_identifier(code, key)
+                if found:
+                    kept.append(info)
+            elif key:
+                kept.append(info)
+        return tuple(kept)
 
-    def _identifiers(self, start: int, end: int) -> set[str]:
-        """Identifiers in the chunk's text, leaving out the import statements themselves."""
+    def _code_outside_imports(self, start: int, end: int) -> str:
+        """The chunk's text, leaving out the import statements themselves (the pieces
+        joined by line breaks: no identifier runs across a cut)."""
         source = self.parsed.source
         pieces = []
         pos = start
@@ -233,7 +250,7 @@ class ContextBuilder:
             pos = max(pos, e)
         if pos < end:
             pieces.append(source.slice(pos, end))
-        return set(_IDENTIFIER.findall("\n".join(pieces)))
+        return "\n".join(pieces)
 
     # -- contextualized text -----------------------------------------------------------------
     def contextualize(self, context: ChunkContext, text: str, overlap_text: str) -> str:
@@ -298,6 +315,28 @@ class ContextBuilder:
             value = value.replace(closer, closer[0] + " " + closer[1:])  # keep the comment closed
             return f"{opener} {value} {closer}"
         return f"{opener} {value}"
+
+
+def _identifier_or_none(name: str | None) -> str | None:
+    return name if name is not None and _IDENTIFIER.fullmatch(name) else None
+
+
+def uses_identifier(code: str, name: str) -> bool:
+    """Whether ``name`` (an identifier) is one of the identifiers of ``code``: the matches of
+    :data:`_IDENTIFIER` found left to right, so in a run of word characters the one after its
+    leading digits (``x`` in ``2x``). The same answer as ``name in set(_IDENTIFIER.findall(code))``
+    without making a string of every identifier: the names are few, a chunk's identifiers many."""
+    size, at = len(name), code.find(name)
+    while at >= 0:
+        after = at + size
+        if after == len(code) or not _WORD_CHAR.match(code, after):
+            before = at
+            while before and _DIGIT.match(code, before - 1):
+                before -= 1
+            if not before or not _WORD_CHAR.match(code, before - 1):
+                return True
+        at = code.find(name, at + 1)
+    return False
 
 
 def _capped(items: list[str], limit: int) -> str:

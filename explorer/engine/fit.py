@@ -56,6 +56,7 @@ class Fitter:
         self.measure = measure.text
         #: Whether a header counts on its own (its text's count added): see :meth:`exact`.
         self._clean_joins = measure.clean_joins
+        self._slash_joins = measure.slash_joins
         #: Tokens a Hugging Face tokenizer adds around every input; pieces are counted without.
         self.special = measure.special
         self._piece_measure = measure.piece
@@ -113,7 +114,7 @@ class Fitter:
         text's exact count known, only the header and overlap are counted."""
         if text_size is not None and len(embedded) == len(text):
             return text_size
-        if text_size is not None and self._clean_joins and starts_clean(text):
+        if text_size is not None and self._clean_joins and starts_clean(text, self._slash_joins):
             return self.measure(embedded[: len(embedded) - len(text)]) + text_size
         return self.measure(embedded)
 

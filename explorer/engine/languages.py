@@ -7,12 +7,28 @@ import re
 import threading
 import typing
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import tree_sitter_language_pack as _pack
-from tree_sitter import Language, Parser
+if TYPE_CHECKING:
+    from tree_sitter import Language, Parser
 
-#: Every grammar the pack ships (173 in 0.13.0).
-GRAMMARS: tuple[str, ...] = tuple(sorted(typing.get_args(_pack.SupportedLanguage)))
+    #: Every grammar the pack ships (173 in 0.13.0).
+    GRAMMARS: tuple[str, ...]
+
+
+# The pack (and tree-sitter) load when a grammar is first asked for, not with this module:
+# the directory walk detects languages by name in runs that parse nothing.
+@cache
+def _grammars() -> tuple[str, ...]:
+    import tree_sitter_language_pack as pack
+
+    return tuple(sorted(typing.get_args(pack.SupportedLanguage)))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GRAMMARS":
+        return _grammars()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: Grammars that hang inside the C parser on some input (found by probing every
 #: grammar with small inputs); chunked line-based so a file can never freeze us.
@@ -158,9 +174,10 @@ def resolve_language(name: str) -> str:
     """Canonical grammar name for a user-given language name; ValueError if unknown."""
     key = str(name).strip().lower()
     key = _ALIASES.get(key, key)
-    if key in GRAMMARS or key in ("text", NOTEBOOK):
+    grammars = _grammars()
+    if key in grammars or key in ("text", NOTEBOOK):
         return key
-    close = [g for g in GRAMMARS if g.startswith(key[:2])][:6]
+    close = [g for g in grammars if g.startswith(key[:2])][:6]
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise ValueError(f"unknown language {name!r}{hint}; `chunk-explorer languages` lists them all")
 
@@ -178,7 +195,7 @@ def tag_language(tag: str) -> str | None:
     if key in _TAGS:
         return _TAGS[key]
     key = _ALIASES.get(key, key)
-    if key in GRAMMARS and key not in UNSAFE_GRAMMARS:
+    if key in _grammars() and key not in UNSAFE_GRAMMARS:
         return key
     by_extension = _EXTENSIONS.get(key)
     return by_extension if by_extension != NOTEBOOK else None
@@ -234,7 +251,9 @@ def extensions_for(language: str) -> list[str]:
 
 @cache
 def get_language(language: str) -> Language:
-    return _pack.get_language(language)  # type: ignore[arg-type]
+    import tree_sitter_language_pack as pack
+
+    return pack.get_language(language)  # type: ignore[arg-type]
 
 
 _local = threading.local()
@@ -247,5 +266,7 @@ def get_parser(language: str) -> Parser:
         parsers = _local.parsers = {}
     parser = parsers.get(language)
     if parser is None:
+        from tree_sitter import Parser
+
         parser = parsers[language] = Parser(get_language(language))
     return parser

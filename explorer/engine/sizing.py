@@ -26,10 +26,12 @@ from .tokens import ENCODINGS, TokenCounter, TokenizerError, get_counter
 SizeUnit = Literal["nws", "chars", "lines", "tokens"]
 SIZE_UNITS: tuple[SizeUnit, ...] = get_args(SizeUnit)
 
-#: ASCII characters after which a line start is no clean join for token counts (whitespace,
-#: and the separators Python counts as whitespace).
-_UNCLEAN_ASCII = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
-_INDENTED_LINE = re.compile(rb"\n[ \t]*")
+#: A line start (after its ``\n``) that is a clean join for token counts: the first character
+#: after the indentation is no whitespace nor a separator Python counts as whitespace
+#: (``\x1c``-``\x1f``); past ASCII the character is checked once decoded. For encodings with
+#: ``slash_joins`` (see engine/tokens.py), not a ``/`` right at the line start either.
+_CLEAN_LINE = re.compile(rb"\n[ \t]*(?=[\x00-\x08\x0e-\x1b\x21-\xff])")
+_CLEAN_LINE_NO_SLASH = re.compile(rb"\n(?:[ \t]+(?=[\x00-\x08\x0e-\x1b\x21-\xff])|(?=[\x00-\x08\x0e-\x1b\x21-\x2e\x30-\xff]))")
 
 _TEXT_MEASURES: dict[str, Callable[[str], int]] = {"nws": nws_count, "chars": len, "lines": line_count}
 
@@ -45,7 +47,7 @@ class Measure:
     adds around a whole input (``special`` of them), for sums of pieces.
     ``clean_joins``: in tokens, range sizes are exact (see :func:`_token_sizer`)."""
 
-    __slots__ = ("additive", "clean_joins", "counter", "piece", "special", "text", "tokens", "unit")
+    __slots__ = ("additive", "clean_joins", "counter", "piece", "slash_joins", "special", "text", "tokens", "unit")
 
     def __init__(self, unit: SizeUnit, counter: TokenCounter | None):
         self.unit: SizeUnit = unit
@@ -58,10 +60,12 @@ class Measure:
             self.text: Callable[[str], int] = counter.count
             self.piece: Callable[[str], int] = counter.count_piece
             self.clean_joins = counter.clean_joins
+            self.slash_joins = counter.slash_joins
             self.special = counter.special
         else:
             self.text = self.piece = _TEXT_MEASURES[unit]
             self.clean_joins = False
+            self.slash_joins = True
             self.special = 0
 
     def sizer(self, src: SourceText) -> Callable[[int, int], int]:
@@ -113,7 +117,7 @@ def _token_sizer(src: SourceText, counter: TokenCounter) -> Callable[[int, int],
     data = src.data
     count = counter.count_piece
     ascii_text = src.text if src.is_ascii else None
-    bounds, firsts = _token_stretches(src, counter.clean_joins)
+    bounds, firsts = _token_stretches(src, counter.clean_joins, counter.slash_joins)
     prefix: list[int] = []
     memo: dict[tuple[int, int], int] = {}
 
@@ -157,29 +161,23 @@ def _token_sizer(src: SourceText, counter: TokenCounter) -> Callable[[int, int],
     return size
 
 
-def _token_stretches(src: SourceText, clean_joins: bool) -> tuple[list[int], list[int]]:
+def _token_stretches(src: SourceText, clean_joins: bool, slash_joins: bool = True) -> tuple[list[int], list[int]]:
     """The edges of the stretches :func:`_token_sizer` counts (the file's start and end
     included) and, for each, where its line's first non-blank character is."""
     data, size = src.data, len(src.data)
     if not clean_joins:
         starts = src.line_starts
         return [*starts, size], [*starts, size]
-    bounds, firsts = [0], [0]
-    # Each line after a \n, with its indentation (a line after a lone \r is no clean join).
-    for found in _INDENTED_LINE.finditer(data):
-        start, at = found.start() + 1, found.end()
-        if at == size:
-            continue
-        byte = data[at]
-        if byte < 0x80:
-            if byte in _UNCLEAN_ASCII or (byte == 0x2F and at == start):
-                continue
-        elif data[at : at + 4].decode("utf-8", "ignore")[:1].isspace():
-            continue
-        bounds.append(start)
-        firsts.append(at)
-    bounds.append(size)
-    firsts.append(size)
+    # Each line after a \n whose first character after its indentation can start a clean
+    # join (a line after a lone \r is none), found in C: a loop over every line costs more
+    # than counting the file's tokens.
+    found = (_CLEAN_LINE_NO_SLASH if slash_joins else _CLEAN_LINE).finditer(data)
+    edges = [(match.start() + 1, match.end()) for match in found]
+    if not src.is_ascii:  # past ASCII, the character decides (U+3000 is a space)
+        edges = [(start, at) for start, at in edges
+                 if data[at] < 0x80 or not data[at : at + 4].decode("utf-8", "ignore")[:1].isspace()]
+    bounds = [0, *(start for start, _ in edges), size]
+    firsts = [0, *(at for _, at in edges), size]
     return bounds, firsts
 
 

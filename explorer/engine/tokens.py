@@ -40,22 +40,27 @@ class TokenizerError(ValueError):
 #: indentation and a non-blank character (see :func:`starts_clean`). Counts add up at such
 #: points: a text joined there counts the sum of its parts' counts.
 CLEAN_JOINS = frozenset({"cl100k_base", "o200k_base"})
+#: Of those, the encodings whose pattern takes slashes after punctuation and line breaks into
+#: one pre-token (o200k_base's ``[\r\n/]*``; cl100k_base's ``[\r\n]*`` takes line breaks
+#: only): a line that opens with ``/`` is no clean join there.
+SLASH_JOINS = frozenset({"o200k_base"})
 
 
-def starts_clean(text: str) -> bool:
+def starts_clean(text: str, slash_joins: bool = True) -> bool:
     """Whether ``text``, placed right after a line break, pre-tokenizes as it does alone (for
     the :data:`CLEAN_JOINS` encodings): its first line has a non-blank character after its
     indentation. The line break before it then always ends a pre-token (their patterns take
     whitespace up to its last line break only, and line breaks after punctuation only), and
-    a pre-token starting at the text does not look back. A ``/`` right at the line start is
-    left out: o200k_base takes slashes after punctuation and line breaks into one token."""
+    a pre-token starting at the text does not look back. With ``slash_joins`` (the encoding
+    is in :data:`SLASH_JOINS`, or is not known) a ``/`` right at the line start is left out."""
     i, size = 0, len(text)
     while i < size and text[i] in " \t":
         i += 1
     if i == size:
         return False
     first = text[i]
-    return not first.isspace() and first not in "\x1c\x1d\x1e\x1f" and not (first == "/" and i == 0)
+    return (not first.isspace() and first not in "\x1c\x1d\x1e\x1f"
+            and not (slash_joins and first == "/" and i == 0))
 
 
 class TokenCounter:
@@ -68,7 +73,7 @@ class TokenCounter:
     the encodings with ``clean_joins``, sums taken at clean points are exact already.
     """
 
-    __slots__ = ("clean_joins", "count", "count_piece", "name", "special")
+    __slots__ = ("clean_joins", "count", "count_piece", "name", "slash_joins", "special")
 
     def __init__(self, name: str, count: Callable[[str], int], count_piece: Callable[[str], int]):
         self.name = name
@@ -76,6 +81,8 @@ class TokenCounter:
         self.count_piece = count_piece
         #: Counts add up where :func:`starts_clean` says so (see :data:`CLEAN_JOINS`).
         self.clean_joins = name in CLEAN_JOINS
+        #: A ``/`` opening a line joins the line break before it (:func:`starts_clean`).
+        self.slash_joins = name not in CLEAN_JOINS or name in SLASH_JOINS
         #: Tokens added around every input (``count(t) == count_piece(t) + special``).
         self.special = count("") - count_piece("")
 

@@ -21,9 +21,9 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from ..engine.batch import BatchFile, ProgressCallback, chunk_batch_stream, default_jobs
+from ..engine.batch import default_jobs
 from ..engine.batch.tally import RunTally
 from ..engine.cancel import Cancelled, ShouldStop, stop_if_asked
 from ..engine.files import DEFAULT_MAX_BYTES
@@ -31,6 +31,9 @@ from ..engine.options import ChunkOptions
 from .atomic import atomic_writer
 from .export import JsonDocumentWriter, JsonlWriter, encode_file_record, encode_jsonl, file_record
 from .walk import WalkOptions, WalkPlan, plan
+
+if TYPE_CHECKING:
+    from ..engine.batch import ProgressCallback
 
 #: Below this many files a process pool costs more than it saves (when jobs are not given).
 POOL_THRESHOLD = 16
@@ -82,6 +85,8 @@ def write_export(
     lines = JsonlWriter(out) if jsonl else None
     encode = functools.partial(_encode_and_measure, encode_jsonl if jsonl
                                else functools.partial(encode_file_record, indent=indent))
+    from ..engine.batch import BatchFile, chunk_batch_stream  # the chunker loads only for a run that chunks
+
     batch = [BatchFile(path=f.path, name=f.rel, size=f.size) for f in files]
     # The walker judged the sizes; the reader still refuses anything larger than it saw.
     max_bytes = max([DEFAULT_MAX_BYTES, *(f.size for f in files)])

@@ -44,16 +44,9 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from ..engine.batch import (
-    BatchFile,
-    BatchResult,
-    ProgressCallback,
-    chunk_batch_stream,
-    default_jobs,
-    kept_from_workers,
-)
+from ..engine.batch import default_jobs, kept_from_workers
 from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
@@ -62,6 +55,9 @@ from .atomic import OutputError, check_writable, write_atomic
 from .export import chunk_records, json_bytes
 from .ids import content_hash, settings_fingerprint
 from .walk import WalkedFile, WalkOptions, WalkPlan, plan
+
+if TYPE_CHECKING:
+    from ..engine.batch import BatchResult, ProgressCallback
 
 __all__ = [
     "STATE_FORMAT", "STATE_VERSION", "StateError", "FileState", "ChunkState", "IndexRecord", "RunSummary",
@@ -377,6 +373,9 @@ class IncrementalRun:
                previous_files: dict[str, FileState], new: ChunkState) -> Iterator[IndexRecord]:
         if not to_chunk:
             return
+        # Here, not at the top: a run with nothing to chunk never loads the chunker.
+        from ..engine.batch import BatchFile, chunk_batch_stream
+
         batch = [BatchFile(path=f.path, name=f.rel, size=f.size, code=data) for f, _, data in to_chunk]
         args = dict(self._batch_args)
         if args["jobs"] is None and args["engine"] != "ray":

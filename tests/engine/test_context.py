@@ -308,3 +308,33 @@ def test_uses_follows_the_names_the_chunk_uses_by_default():
     assert [i["name"] for i in ctx["imports"]] == ["café"]  # identifiers beyond ASCII
     _, ctx, _ = context_of(code, "def c():\n    return café", "m.py", filter_imports=False)
     assert [i["name"] for i in ctx["imports"]] == ["os", "z", "café", "json"]  # asked for: the file's list
+
+
+# -- which identifiers a chunk uses: searched for by name, as the identifier pattern finds them --
+from hypothesis import example, given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from explorer.engine.context import _IDENTIFIER, uses_identifier  # noqa: E402
+
+_CODE_CHARS = st.sampled_from(list("ab$_2 .\n(9") + ["é", "٣", "²", "x"])
+
+
+@given(code=st.text(_CODE_CHARS, max_size=30), name=st.sampled_from(["a", "ab", "b2", "$a", "_", "é", "x", "ba"]))
+@example(code="2ab", name="ab")  # after leading digits, a run of word characters is an identifier
+@example(code="٣ab", name="ab")  # so after a digit of another script
+@example(code="²ab", name="ab")  # a superscript is a word character, not a digit: no identifier starts after it
+@example(code="xab", name="ab")
+@example(code="ab$", name="ab")  # `$` goes on with an identifier
+@example(code="$ab", name="ab")
+@example(code="a.ab", name="ab")
+@example(code="aab ab", name="ab")  # found at its second occurrence
+@example(code="ab", name="ab")
+@example(code="", name="a")
+def test_uses_identifier_answers_as_the_set_of_identifiers_does(code: str, name: str) -> None:
+    assert uses_identifier(code, name) == (name in set(_IDENTIFIER.findall(code)))
+
+
+def test_an_import_is_kept_for_its_name_not_for_words_holding_it() -> None:
+    source = "import os\nimport re\n\n\ndef f():\n    return os.sep + more_re + re2\n"
+    _, ctx, _ = context_of(source, "def f():\n    return os.sep + more_re + re2\n", path="m.py", filter_imports=True)
+    assert [i["name"] for i in ctx["imports"]] == ["os"]

@@ -24,6 +24,17 @@ KNOWN = ", ".join(ENCODINGS)
 ])
 def test_which_texts_start_clean(text: str, clean: bool) -> None:
     assert starts_clean(text) is clean
+    # Where a slash after a line break starts a pre-token of its own, only the slash case changes.
+    assert starts_clean(text, slash_joins=False) is (clean or text == "/x")
+
+
+def test_a_slash_opening_a_line_joins_the_line_break_in_o200k_base_only() -> None:
+    before, after = "}\n", "// note\n"
+    cl100k, o200k = get_counter("cl100k_base"), get_counter("o200k_base")
+    assert not cl100k.slash_joins and starts_clean(after, cl100k.slash_joins)
+    assert cl100k.count(before + after) == cl100k.count(before) + cl100k.count(after)
+    assert o200k.slash_joins and not starts_clean(after, o200k.slash_joins)
+    assert o200k.count(before + after) != o200k.count(before) + o200k.count(after)
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
@@ -123,3 +134,23 @@ def test_a_tokenizer_file_that_cannot_encode_says_so_in_one_line(tmp_path: Path,
         _load.cache_clear()
     reason = ("the model has no merges " + "x" * 300)[:200]
     assert str(caught.value) == f"{path} cannot encode text ({reason}); give the file the model publishes"
+
+
+def test_token_stretches_start_at_the_line_starts_that_are_clean_joins() -> None:
+    from explorer.engine.sizing import _token_stretches
+    from explorer.engine.text import SourceText
+
+    lines = ["a\n", "  b\n", "\n", "   \n", "/c\n", "  /d\n", "\x1ce\n", "\x01f\n", "\x7fg\n", "\u3000h\n",
+             "\u00e9i\n", "\tj\r\n", "\rk\n", "l"]
+    data = "".join(lines).encode()
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line.encode()))
+    clean = {1: 2, 5: 2, 7: 0, 8: 0, 10: 0, 11: 1, 13: 0}  # line: its indentation (a `\r` line start is none)
+    expected_bounds = [0, *(starts[i] for i in clean), len(data)]
+    expected_firsts = [0, *(starts[i] + clean[i] for i in clean), len(data)]
+    assert _token_stretches(SourceText(data, "x"), True, True) == (expected_bounds, expected_firsts)
+    with_slash = {**clean, 4: 0}  # where `/` starts a pre-token, a line opening with it is clean too
+    assert _token_stretches(SourceText(data, "x"), True, False) == (
+        [0, *(starts[i] for i in sorted(with_slash)), len(data)],
+        [0, *(starts[i] + with_slash[i] for i in sorted(with_slash)), len(data)])

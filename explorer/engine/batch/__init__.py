@@ -22,36 +22,55 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator, Iterable, Mapping, Sized
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..files import DEFAULT_MAX_BYTES
 from ..options import ChunkOptions
-from .local import kept_from_workers, run_here, run_pool
-from .task import (
-    BINARY,
-    CRASH,
-    ERROR,
-    NOT_TEXT,
-    OPTIONS,
-    READ,
-    TASK_BYTES,
-    TASK_FILES,
-    TIMEOUT,
-    UNDECODABLE,
-    UNSUPPORTED,
-    Analyzer,
-    BatchFile,
-    BatchResult,
-    BatchSettings,
-    ProgressCallback,
-    tasks_of,
-)
+from .descriptors import kept_from_workers
+
+if TYPE_CHECKING:
+    from .task import (
+        BINARY,
+        CRASH,
+        ERROR,
+        NOT_TEXT,
+        OPTIONS,
+        READ,
+        TASK_BYTES,
+        TASK_FILES,
+        TIMEOUT,
+        UNDECODABLE,
+        UNSUPPORTED,
+        Analyzer,
+        BatchFile,
+        BatchResult,
+        ProgressCallback,
+        tasks_of,
+    )
 
 __all__ = [
     "BINARY", "CRASH", "ENGINES", "ERROR", "NOT_TEXT", "OPTIONS", "READ", "TASK_BYTES", "TASK_FILES", "TIMEOUT",
     "UNDECODABLE", "UNSUPPORTED", "Analyzer", "BatchFile", "BatchResult", "ProgressCallback", "chunk_batch",
     "chunk_batch_stream", "default_jobs", "kept_from_workers", "tasks_of",
 ]
+
+#: The names of :mod:`.task` this package gives, imported on first use: the parser, the
+#: grammars and the worker pool load only when files are chunked (a run that finds nothing
+#: to chunk, as an unchanged ``--state`` run, never needs them).
+_FROM_TASK = frozenset({"BINARY", "CRASH", "ERROR", "NOT_TEXT", "OPTIONS", "READ", "TASK_BYTES", "TASK_FILES",
+                        "TIMEOUT", "UNDECODABLE", "UNSUPPORTED", "Analyzer", "BatchFile", "BatchResult",
+                        "ProgressCallback", "tasks_of"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM_TASK:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import task
+
+    value = getattr(task, name)
+    globals()[name] = value  # found once: later lookups do not come here
+    return value
+
 
 #: The runners ``engine=`` chooses from.
 ENGINES = ("local", "ray")
@@ -127,6 +146,8 @@ def chunk_batch_stream(
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    from .task import BatchSettings
+
     settings = BatchSettings(opts, analyze, keep_chunks, timeout, max_bytes)
     total = len(files) if isinstance(files, Sized) else None
     inputs = (_as_batch_file(item) for item in files)
@@ -135,6 +156,8 @@ def chunk_batch_stream(
 
         return run_ray(inputs, total, settings, on_progress, jobs=jobs, address=ray_address,
                        shared_storage=shared_storage)
+    from .local import run_here, run_pool
+
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs == 1 or (total is not None and total <= 1):
         return run_here(inputs, total, settings, on_progress)
@@ -142,6 +165,8 @@ def chunk_batch_stream(
 
 
 def _as_batch_file(item: Any) -> BatchFile:
+    from .task import BatchFile
+
     if isinstance(item, BatchFile):
         return item
     if isinstance(item, (str, os.PathLike)):

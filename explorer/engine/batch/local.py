@@ -8,7 +8,7 @@ only the file that kills a worker is marked failed.
 
 Workers end with the process that started them, however it ends (even SIGKILL): the
 parent-death signal on Linux, a thread watching the parent's id everywhere. They hold
-neither its stdout nor the descriptors it keeps to itself (:func:`kept_from_workers`).
+neither its stdout nor the descriptors it keeps to itself (:func:`~.descriptors.kept_from_workers`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+from .descriptors import PARENT_ONLY
 from .task import (
     TASK_FILES,
     BatchFile,
@@ -68,23 +69,9 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-#: Descriptors this process holds that its workers must not (a lock: a forked worker would
-#: hold it too, and keep it after this process dies). Closed in every new worker.
-_PARENT_ONLY: set[int] = set()
 #: How often (seconds) a worker checks that the process that started it is still there.
 PARENT_CHECK_SECONDS = 1.0
 _PR_SET_PDEATHSIG = 1
-
-
-@contextlib.contextmanager
-def kept_from_workers(fd: int) -> Iterator[None]:
-    """While the block runs, workers started by this process close ``fd`` first thing
-    (``fork`` copies every descriptor, whatever its close-on-exec flag)."""
-    _PARENT_ONLY.add(fd)
-    try:
-        yield
-    finally:
-        _PARENT_ONLY.discard(fd)
 
 
 def _init_worker(parent: int | None, parent_only: frozenset[int]) -> None:
@@ -138,7 +125,7 @@ class _Pool:
         if self.executor is None:
             method = self.context.get_start_method()
             # Only a forked worker has the parent's descriptors to close.
-            parent_only = frozenset(_PARENT_ONLY) if method == "fork" else frozenset()
+            parent_only = frozenset(PARENT_ONLY) if method == "fork" else frozenset()
             parent = None if method == "forkserver" else os.getpid()
             self.executor = ProcessPoolExecutor(self.jobs, mp_context=self.context, initializer=_init_worker,
                                                 initargs=(parent, parent_only))

@@ -6,9 +6,12 @@ CLI's closing lines and the explorer's export notice all read this one tally."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .skips import SkippedInput, SkipReason, SkipRecord, count_reasons
-from .task import BatchResult
+
+if TYPE_CHECKING:  # the tally takes results; it needs not load what makes them
+    from .task import BatchResult
 
 
 @dataclass(slots=True)
