@@ -87,6 +87,10 @@ POOL_THRESHOLD = 16
 UNSURE = ""
 
 
+#: The way out of an unusable state that keeps the index: rebuild the state from its ids.
+_OR_RECONCILE = ", or rebuild it with --reconcile IDS (the ids the index holds)"
+
+
 class StateError(ValueError):
     """The state file cannot be used (corrupt, another version, another root, locked);
     the message says which file and what to do. Nothing was written. ``rebuildable``: the
@@ -151,13 +155,14 @@ def read_state(path: str, root: str) -> ChunkState | None:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise StateError(f"state file {path} is corrupt (not JSON); remove it to re-index everything",
+        raise StateError(f"state file {path} is corrupt (not JSON); remove it to re-index everything" + _OR_RECONCILE,
                          rebuildable=True) from None
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise StateError(f"{path} is not a chunk-explorer state file; give another --state file")
     if data.get("version") != STATE_VERSION:
         raise StateError(f"state file {path} has version {data.get('version')!r}, this chunk-explorer reads "
-                         f"version {STATE_VERSION}; remove it to re-index everything", rebuildable=True)
+                         f"version {STATE_VERSION}; remove it to re-index everything" + _OR_RECONCILE,
+                         rebuildable=True)
     # A recorded root that is gone is a moved (or re-cloned) checkout: paths in the state
     # are relative to the root, and content hashes decide what changed, so it follows.
     if data.get("root") != root and isinstance(data.get("root"), str) and os.path.isdir(data["root"]):
@@ -179,7 +184,7 @@ def read_state(path: str, root: str) -> ChunkState | None:
                                    places)
         state = ChunkState(root, str(data["fingerprint"]), dict(data["options"]), str(data["tool"]), files)
     except (KeyError, TypeError, ValueError, AttributeError):
-        raise StateError(f"state file {path} is corrupt (unexpected content); remove it to re-index everything",
+        raise StateError(f"state file {path} is corrupt (unexpected content); remove it to re-index everything" + _OR_RECONCILE,
                          rebuildable=True) from None
     return state
 

@@ -409,3 +409,19 @@ def test_a_killed_run_then_a_checkout_of_another_commit_converges_to_the_full_ex
         steps += 1
         at += 1
     assert steps == (len(commits) - 1) // (kills_in_a_row + 1)
+
+
+def test_a_corrupt_state_is_rebuilt_from_the_ids_the_index_holds(cli, tmp_path) -> None:
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    index = full(cli, tree)
+    (tree / "base64mime.py").unlink()
+    state.write_text('{"format": "chunk-explorer-state", "ver')  # cut short by a full disk, say
+    held = tmp_path / "held.txt"
+    held.write_text("".join(f"{i}\n" for i in index))
+    assert cli("chunk", tree, "--state", state, "-q").code == 2  # without the ids: refused, as before
+    run = cli("chunk", tree, "--state", state, "--reconcile", held, "-q")
+    assert run.code == 0, run.err
+    apply(index, lines(run.out))
+    assert index == full(cli, tree)
+    assert cli("chunk", tree, "--state", state, "-q").out == ""
