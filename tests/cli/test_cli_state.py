@@ -425,3 +425,30 @@ def test_a_corrupt_state_is_rebuilt_from_the_ids_the_index_holds(cli, tmp_path) 
     apply(index, lines(run.out))
     assert index == full(cli, tree)
     assert cli("chunk", tree, "--state", state, "-q").out == ""
+
+
+def test_off_a_terminal_a_state_run_reports_progress_in_lines_on_stderr(cli, tmp_path, monkeypatch) -> None:
+    from explorer.cli import report
+
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    monkeypatch.setattr(report, "PROGRESS_LINE_SECONDS", 0.0)  # a line for every file
+    first = cli("chunk", tree, "--state", state, "-j", "2", "--summary-json", tmp_path / "summary.json")
+    assert first.code == 0, first.err
+    chunked = json.loads((tmp_path / "summary.json").read_text())["chunked"]
+    assert chunked > 20
+    progress = [line for line in first.err.splitlines() if line.startswith("chunking: ")]
+    assert len(progress) == chunked
+    assert progress[0].startswith(f"chunking: 1/{chunked} files (")
+    assert progress[-1].startswith(f"chunking: {chunked}/{chunked} files (100%), ")
+    assert all(json.loads(line)["op"] == "upsert" for line in first.out.splitlines())  # stdout: the records only
+    for name in ("charset.py", "utils.py"):
+        append(tree / name, "\n\ndef changed():\n    return 1\n")
+    second = cli("chunk", tree, "--state", state)
+    assert [line.rsplit(", ", 1)[0] for line in second.err.splitlines() if line.startswith("chunking: ")] == [
+        "chunking: 1/2 files (50%)", "chunking: 2/2 files (100%)"]  # of the files chunked
+    append(tree / "header.py", "\n\ndef changed():\n    return 1\n")
+    assert cli("chunk", tree, "--state", state, "-q").err == ""
+    monkeypatch.setattr(report, "PROGRESS_LINE_SECONDS", 3600.0)
+    append(tree / "header.py", "\n\ndef changed_again():\n    return 1\n")
+    assert "chunking: " not in cli("chunk", tree, "--state", state).err  # under the period: no line
