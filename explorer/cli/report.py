@@ -95,8 +95,8 @@ def progress_report(total: int, description: str, *, quiet: bool) -> Iterator[
     log) a line such as ``chunking: 120/1,779 files (6%), 12s`` every
     :data:`PROGRESS_LINE_SECONDS`, and the last one; nothing with ``quiet``."""
     if quiet or stderr_is_terminal():
-        with progress_bar(total, description, not quiet) as on_progress:
-            yield on_progress
+        with progress_bar(total, description, not quiet) as bar:
+            yield bar
         return
     started = last = time.monotonic()
     shown = False
