@@ -24,7 +24,7 @@ from .errors import UsageError
 from .flag_types import non_negative_int, option, seconds
 from .frame import Frame
 from .outcome import Outcome
-from .report import progress_bar, say, summary_lines
+from .report import progress_bar, progress_report, say, summary_lines
 from .verbs import SUMMARIES
 
 NAME = "chunk"
@@ -192,10 +192,12 @@ def _run_incremental(args: argparse.Namespace, files_plan: WalkPlan, options: Ch
     """Write the difference since the state's run; update the state once it is all out."""
     held = None if args.reconcile is None else _held_ids(args.reconcile)
     try:
-        with open_incremental(files_plan, args.state, options, jobs=args.jobs, timeout=args.timeout,
-                              engine=args.engine, ray_address=args.ray_address, shared_storage=args.shared_storage,
-                              leave_out=[output_path] if output_path else (), scope=scope,
-                              held=held) as run:
+        with progress_report(len(files_plan.files), "chunking", quiet=args.quiet) as on_progress, \
+                open_incremental(files_plan, args.state, options, jobs=args.jobs, timeout=args.timeout,
+                                 engine=args.engine, ray_address=args.ray_address,
+                                 shared_storage=args.shared_storage, on_progress=on_progress,
+                                 leave_out=[output_path] if output_path else (), scope=scope,
+                                 held=held) as run:
             if run.rechunk_reason and not args.quiet:
                 say(f"{visible(run.rechunk_reason)}: re-chunking every file")
             with _output(output_path) as out:

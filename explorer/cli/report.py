@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +23,8 @@ if TYPE_CHECKING:  # the evaluation's types only: numpy is loaded when a verb ev
 
 #: Failures listed one by one in the summary before "... and N more".
 MAX_LISTED_FAILURES = 20
+#: Off a terminal (a CI log), a progress line at most this often (seconds).
+PROGRESS_LINE_SECONDS = 5.0
 
 
 def say(message: str, stream: TextIO | None = None) -> None:
@@ -78,10 +81,36 @@ def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callab
     task = progress.add_task(description, total=total, current="")
 
     def on_progress(completed: int, total_: int | None, result: BatchResult) -> None:
-        progress.update(task, completed=completed, current=_short(result.path))
+        # ``total_``: the files actually chunked (an incremental run chunks only the changed ones).
+        progress.update(task, completed=completed, total=total_ or total, current=_short(result.path))
 
     with progress:
         yield on_progress
+
+
+@contextlib.contextmanager
+def progress_report(total: int, description: str, *, quiet: bool) -> Iterator[
+        Callable[[int, int | None, BatchResult], None]]:
+    """Progress on stderr: the bar of :func:`progress_bar` on a terminal; elsewhere (a CI
+    log) a line such as ``chunking: 120/1,779 files (6%), 12s`` every
+    :data:`PROGRESS_LINE_SECONDS`, and the last one; nothing with ``quiet``."""
+    if quiet or stderr_is_terminal():
+        with progress_bar(total, description, not quiet) as bar:
+            yield bar
+        return
+    started = last = time.monotonic()
+    shown = False
+
+    def on_progress(completed: int, total_: int | None, result: BatchResult) -> None:
+        nonlocal last, shown
+        now = time.monotonic()
+        of = total_ or total
+        if now - last >= PROGRESS_LINE_SECONDS or (shown and completed == of):
+            last, shown = now, True
+            share = f" ({completed * 100 // of}%)" if of else ""
+            say(f"{description}: {completed:,}/{of:,} files{share}, {now - started:.0f}s")
+
+    yield on_progress
 
 
 @contextlib.contextmanager

@@ -80,11 +80,15 @@ class ChunkExplorerNodeParser(NodeParser):
     def documents_from_directory(self, path: str | os.PathLike[str], walk: WalkOptions | None = None,
                                  *, settings_path: str | os.PathLike[str] | None = None) -> list[Document]:
         """One document per file the CLI's ``chunk PATH`` takes, with ``id_`` its path
-        relative to PATH (so re-ingesting updates it) and ``path`` and ``file_path``
-        metadata (the same: no machine's folder gets into an index)."""
+        relative to PATH (so re-ingesting updates it), ``NAMESPACE:path`` with a namespace
+        (the same file of two repositories is two documents, as its chunks are two ids),
+        and ``path`` and ``file_path`` metadata (the path: no machine's folder gets into
+        an index)."""
         if walk is None:
             walk = find_adapter_settings(path, settings_path).walk
-        return [Document(text=source.text, id_=source.rel,
+        namespace = self.options.namespace
+        prefix = "" if namespace is None else namespace + ":"
+        return [Document(text=source.text, id_=prefix + source.rel,
                          metadata={"path": source.rel, "file_path": source.rel, "language": source.language,
                                    "file_hash": source.file_hash},
                          excluded_embed_metadata_keys=["path", "file_path", "language", "file_hash"],

@@ -22,8 +22,12 @@ chunks get new ids. A file that cannot be read (or chunked) this time keeps its 
 chunks and its previous state entry: nothing is deleted or repeated for it.
 
 The state is replaced atomically, only by :meth:`IncrementalRun.commit`, after the caller
-consumed every record: a run interrupted at any point leaves the previous state, and the
-next run emits the same difference again (upserts and deletes are idempotent). A lock file
+consumed every record: a run interrupted at any point leaves the previous state. Before a
+file's records are emitted, their ids are appended to a journal beside the state
+(``STATE.journal``, :mod:`.journal`); the next run reads what an unfinished run journaled
+and sends every chunk of those files again and a delete for every journaled id they no
+longer make, so the index converges whatever part of the killed run's output was applied
+and however the tree changed since. The commit removes the journal. A lock file
 beside the state (``STATE.lock``, held with ``flock``, released by the system even when
 the process is killed) makes a second run on the same state refuse to start.
 
@@ -54,6 +58,7 @@ from ..version import tool_version
 from .atomic import OutputError, check_writable, write_atomic
 from .export import chunk_records, json_bytes
 from .ids import content_hash, settings_fingerprint
+from .journal import NO_PATH, Journal, JournalError, journal_path, read_journal
 from .walk import WalkedFile, WalkOptions, WalkPlan, plan
 
 if TYPE_CHECKING:
@@ -73,11 +78,23 @@ RACY_NS = 2_000_000_000
 STATE_MAX_BYTES = 1 << 30
 #: Below this many files to chunk, one process does it (a pool costs more than it saves).
 POOL_THRESHOLD = 16
+#: The hash of a file whose chunks an unfinished run may have changed in the index: no
+#: content has it, so the file is chunked again, and every chunk it makes is sent as new.
+UNSURE = ""
+
+
+#: The way out of an unusable state that keeps the index: rebuild the state from its ids.
+_OR_RECONCILE = ", or rebuild it with --reconcile IDS (the ids the index holds)"
 
 
 class StateError(ValueError):
     """The state file cannot be used (corrupt, another version, another root, locked);
-    the message says which file and what to do. Nothing was written."""
+    the message says which file and what to do. Nothing was written. ``rebuildable``: the
+    state's content is unusable, and a run given the ids the index holds may rebuild it."""
+
+    def __init__(self, message: str, *, rebuildable: bool = False) -> None:
+        super().__init__(message)
+        self.rebuildable = rebuildable
 
 
 @dataclass(slots=True)
@@ -134,12 +151,14 @@ def read_state(path: str, root: str) -> ChunkState | None:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise StateError(f"state file {path} is corrupt (not JSON); remove it to re-index everything") from None
+        raise StateError(f"state file {path} is corrupt (not JSON); remove it to re-index everything" + _OR_RECONCILE,
+                         rebuildable=True) from None
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise StateError(f"{path} is not a chunk-explorer state file; give another --state file")
     if data.get("version") != STATE_VERSION:
         raise StateError(f"state file {path} has version {data.get('version')!r}, this chunk-explorer reads "
-                         f"version {STATE_VERSION}; remove it to re-index everything")
+                         f"version {STATE_VERSION}; remove it to re-index everything" + _OR_RECONCILE,
+                         rebuildable=True)
     # A recorded root that is gone is a moved (or re-cloned) checkout: paths in the state
     # are relative to the root, and content hashes decide what changed, so it follows.
     if data.get("root") != root and isinstance(data.get("root"), str) and os.path.isdir(data["root"]):
@@ -161,8 +180,31 @@ def read_state(path: str, root: str) -> ChunkState | None:
                                    places)
         state = ChunkState(root, str(data["fingerprint"]), dict(data["options"]), str(data["tool"]), files)
     except (KeyError, TypeError, ValueError, AttributeError):
-        raise StateError(f"state file {path} is corrupt (unexpected content); remove it to re-index everything") \
-            from None
+        raise StateError(f"state file {path} is corrupt (unexpected content); remove it to re-index everything" + _OR_RECONCILE,
+                         rebuildable=True) from None
+    return state
+
+
+def with_journal(previous: ChunkState | None, journaled: dict[str, set[str]], root: str,
+                 options: ChunkOptions) -> ChunkState | None:
+    """``previous`` with what an unfinished run journaled: each journaled file's entry
+    holds every id the index may have for it (the state's and the journaled ones) and the
+    hash :data:`UNSURE`, so the run chunks it again, upserts what it makes and deletes the
+    rest. An id journaled with no path (a reconcile's delete) makes its file unsure."""
+    if not journaled:
+        return previous
+    state = previous or ChunkState(root, settings_fingerprint(options), options.to_dict(), tool_version())
+    journaled = dict(journaled)
+    pathless = journaled.pop(NO_PATH, set())
+    if pathless:
+        for rel, entry in state.files.items():
+            if not pathless.isdisjoint(entry.ids):
+                journaled.setdefault(rel, set())
+    for rel, ids in journaled.items():
+        before = state.files.get(rel)
+        known = [] if before is None else before.ids
+        extra = sorted(ids.difference(known))
+        state.files[rel] = FileState(None, UNSURE, None if before is None else before.language, [*known, *extra])
     return state
 
 
@@ -272,6 +314,7 @@ class IncrementalRun:
                                             "engine": engine, "ray_address": ray_address,
                                             "shared_storage": shared_storage}
         self._new: ChunkState | None = None
+        self.journal = Journal(journal_path(state_path))
         self._started_ns = time.time_ns()
         self.rechunk_reason = self._rechunk_reason()
         self.summary.rechunk_reason = self.rechunk_reason
@@ -296,7 +339,8 @@ class IncrementalRun:
         previous_files = {} if self.previous is None else self.previous.files
         trust_previous = self.rechunk_reason is None
         new = ChunkState(self.plan.root, settings_fingerprint(options), options.to_dict(), tool_version())
-        excluded = {os.path.abspath(p) for p in (self.state_path, self.state_path + ".lock", *self.leave_out)}
+        excluded = {os.path.abspath(p) for p in (self.state_path, self.state_path + ".lock", self.journal.path,
+                                                 *self.leave_out)}
         walked = [f for f in self.plan.files if os.path.abspath(f.path) not in excluded]
         summary.files = len(walked)
         # Places the walk could not look into this time: what the state holds there is kept.
@@ -344,16 +388,26 @@ class IncrementalRun:
                 self._keep(new, rel, before, "unreadable")
                 continue
             summary.deleted_files += 1
-            for id_ in before.ids:
-                summary.deletes += 1
-                yield _delete(id_, rel)
+            summary.deletes += len(before.ids)
+            yield from self._journaled(rel, [_delete(id_, rel) for id_ in before.ids])
         if self.held is not None:  # held by the index, made by no file of the tree
             current = {id_ for entry in new.files.values() for id_ in entry.ids}
-            for id_ in sorted(self.held - current):
-                summary.deletes += 1
-                yield IndexRecord("delete", id_, "", json_bytes({"op": "delete", "id": id_, "path": None}) + b"\n")
+            gone = sorted(self.held - current)
+            summary.deletes += len(gone)
+            yield from self._journaled(NO_PATH, [
+                IndexRecord("delete", id_, "", json_bytes({"op": "delete", "id": id_, "path": None}) + b"\n")
+                for id_ in gone])
         summary.seconds = time.perf_counter() - started
         self._new = new
+
+    def _journaled(self, rel: str, records: list[IndexRecord]) -> Iterator[IndexRecord]:
+        """``records`` (of file ``rel``), once the journal says they are about to be emitted."""
+        if records:
+            try:
+                self.journal.add(rel, [r.id for r in records])
+            except JournalError as exc:
+                raise StateError(f"{exc}; nothing of {rel} was emitted, run again once it can be written") from None
+        yield from records
 
     def _trusted(self, status: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
         """The status to remember, or None for a file modified so close to this run that a
@@ -387,7 +441,7 @@ class IncrementalRun:
             for (walked_file, status, _), result in zip(to_chunk, stream):
                 rel = walked_file.rel
                 before = previous_files.get(rel)
-                yield from self._file_result(result, rel, status, before, new)
+                yield from self._journaled(rel, list(self._file_result(result, rel, status, before, new)))
         finally:
             stream.close()
 
@@ -400,7 +454,7 @@ class IncrementalRun:
             summary.chunked += 1
             new.files[rel] = FileState(self._trusted(status), file_hash, result.language, ids, places)
             old_places: dict[str, str | None] = {}
-            if before is not None:
+            if before is not None and before.hash != UNSURE:  # an unsure file's ids may be missing: all new
                 known: list[str | None] = list(before.places) if before.places else [None] * len(before.ids)
                 old_places = dict(zip(before.ids, known))
             for id_, place, record_json in zip(ids, places, encoded):
@@ -431,6 +485,8 @@ class IncrementalRun:
             write_atomic(self.state_path, json_bytes(self._new.to_json()))
         except OutputError as exc:
             raise StateError(str(exc)) from None
+        # Killed between the two, the next run sends the journaled files again: nothing lost.
+        self.journal.remove()
 
 
 @contextlib.contextmanager
@@ -499,13 +555,37 @@ def open_incremental(
             options = options or settings.options
             walk = walk or settings.walk
         files_plan = plan(names, walk, root=root)
-    read_state(state_path, files_plan.root)  # an unusable state is refused before the lock file is made
+    options = options or ChunkOptions()
+    _previous(state_path, files_plan.root, held)  # an unusable state is refused before the lock file is made
     with _locked(state_path):
-        previous = read_state(state_path, files_plan.root)  # what another run may have committed meanwhile
-        run = IncrementalRun(state_path, files_plan, options or ChunkOptions(), previous, jobs=jobs,
+        previous = _previous(state_path, files_plan.root, held)  # what another run may have committed meanwhile
+        if held is None:  # the ids the index holds say it all: the journal is not needed
+            try:
+                journaled = read_journal(journal_path(state_path))
+            except JournalError as exc:
+                raise StateError(f"{exc}: the run it journaled was not finished, and which chunks of its "
+                                 "output the index holds is unknown; rebuild the state with --reconcile IDS "
+                                 "(the ids the index holds), or remove the state and the journal and "
+                                 "re-index everything") from None
+            previous = with_journal(previous, journaled, files_plan.root, options)
+        run = IncrementalRun(state_path, files_plan, options, previous, jobs=jobs,
                              on_progress=on_progress, timeout=timeout, engine=engine, ray_address=ray_address,
                              shared_storage=shared_storage, leave_out=leave_out, scope=scope, held=held)
-        yield run
+        try:
+            yield run
+        finally:
+            run.journal.close()
+
+
+def _previous(state_path: str, root: str, held: frozenset[str] | None) -> ChunkState | None:
+    """The state to diff against; a corrupt one is no obstacle when the index's ids are
+    given (the state is rebuilt from them)."""
+    try:
+        return read_state(state_path, root)
+    except StateError as exc:
+        if held is not None and exc.rebuildable:
+            return None
+        raise
 
 
 def subset_scope(state_path: str | os.PathLike[str], paths: Sequence[str]) -> tuple[str, list[str]] | None:

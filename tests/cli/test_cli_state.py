@@ -32,7 +32,7 @@ def lines(text: str) -> list[dict]:
 def full(cli, tree: Path) -> dict[str, dict]:
     run = cli("chunk", tree, "--format", "jsonl", "-j", "2", "-q")
     assert run.code == 0, run.err
-    return {r["id"]: r for r in lines(run.out)}
+    return {r["id"]: r for r in lines(run.out) if "id" in r}  # not the skipped files' lines
 
 
 def apply(index: dict[str, dict], records: list[dict]) -> None:
@@ -298,3 +298,157 @@ def test_a_lost_state_is_rebuilt_from_the_ids_the_index_holds(cli, tmp_path, lis
     assert new and all(r["path"] == "charset.py" for r in records if r["id"] in new)
     assert cli("chunk", tree, "--state", state, "-q").out == ""  # the rebuilt state is the index's
     assert cli("chunk", tree, "--reconcile", held).code == 2
+
+
+GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
+                          env=GIT_ENV).stdout.strip()
+
+
+def append(path: Path, text: str) -> None:
+    with open(path, "a") as handle:
+        handle.write(text)
+
+
+def make_history(repo: Path) -> list[str]:
+    """A repository whose commits edit, revert, delete, restore and rename files of a real
+    package: every way a checkout can move between two runs. Its commit hashes, oldest first."""
+    copy_package(repo)
+    git(repo, "init", "-q")
+    original = {p.name: p.read_bytes() for p in repo.glob("*.py")}
+    commits = []
+
+    def commit(message: str) -> None:
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "--allow-empty", "-m", message)
+        commits.append(git(repo, "rev-parse", "HEAD"))
+
+    commit("the package")
+    for name in ("charset.py", "utils.py", "header.py", "message.py", "feedparser.py"):
+        append(repo / name, "\n\ndef first_change():\n    return 1\n")
+    (repo / "quoprimime.py").unlink()
+    (repo / "added.py").write_text("def added():\n    return 'added'\n")
+    commit("edit five, delete one, add one")
+    (repo / "charset.py").write_bytes(original["charset.py"])  # back as it was before the killed run
+    append(repo / "utils.py", "\n\ndef second_change():\n    return 2\n")
+    (repo / "message.py").unlink()
+    (repo / "quoprimime.py").write_bytes(original["quoprimime.py"])
+    (repo / "added.py").rename(repo / "renamed.py")
+    commit("revert one, edit one again, delete an edited one, restore the deleted one, rename the new one")
+    for name in ("_header_value_parser.py", "generator.py", "headerregistry.py"):
+        text = (repo / name).read_text()
+        (repo / name).write_text("# a line on top moves every chunk\n" + text)
+    append(repo / "renamed.py", "\n\ndef third_change():\n    return 3\n")
+    commit("move every chunk of three files")
+    for name, data in original.items():
+        (repo / name).write_bytes(data)
+    (repo / "renamed.py").unlink()
+    commit("everything back as it was")
+    for name in ("charset.py", "_header_value_parser.py", "base64mime.py"):
+        append(repo / name, "\n\ndef fourth_change():\n    return 4\n")
+    (repo / "header.py").unlink()
+    commit("edit three, delete one")
+    (repo / "_header_value_parser.py").write_bytes(original["_header_value_parser.py"])
+    append(repo / "charset.py", "\n\ndef fifth_change():\n    return 5\n")
+    (repo / "header.py").write_bytes(original["header.py"])
+    commit("revert one, edit one again, restore one")
+    return commits
+
+
+def killed_run(tree: Path, state: Path, after_lines: int) -> list[dict]:
+    """A ``chunk --state`` run killed (SIGKILL) mid-output, once its consumer read
+    ``after_lines`` lines: those lines."""
+    command = [sys.executable, "-m", "explorer", "chunk", str(tree), "--state", str(state), "-j", "1", "-q"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout is not None
+    got = [proc.stdout.readline() for _ in range(after_lines)]
+    # The rest of its output waits on the full pipe: the run is killed before it ends.
+    assert proc.poll() is None and all(line.endswith(b"\n") for line in got)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    return [json.loads(line) for line in got]
+
+
+@pytest.mark.parametrize("applied", [True, False], ids=["partial-output-applied", "partial-output-dropped"])
+@pytest.mark.parametrize("kills_in_a_row", [1, 2])
+def test_a_killed_run_then_a_checkout_of_another_commit_converges_to_the_full_export(
+        cli, tmp_path, applied, kills_in_a_row) -> None:
+    """Replay a history: at each step a run is killed mid-output (its consumer applied
+    what it read, or nothing), the checkout moves on, and the next complete run makes
+    the index exactly the full export of the new commit."""
+    tree = tmp_path / "repo"
+    commits = make_history(tree)
+    state = tmp_path / "state.json"
+    git(tree, "checkout", "-q", "--detach", commits[0])
+    index: dict[str, dict] = {}
+    apply(index, lines(cli("chunk", tree, "--state", state, "-q").out))
+    steps = 0
+    at = 1
+    while at + kills_in_a_row < len(commits):
+        for kill in range(kills_in_a_row):
+            git(tree, "checkout", "-q", "--detach", commits[at])
+            partial = killed_run(tree, state, after_lines=[3, 40][(steps + kill) % 2])
+            if applied:
+                apply(index, partial)
+            at += 1
+        git(tree, "checkout", "-q", "--detach", commits[at])
+        complete = cli("chunk", tree, "--state", state, "-q")
+        assert complete.code == 0, complete.err
+        apply(index, lines(complete.out))
+        expected = full(cli, tree)
+        assert sorted(index) == sorted(expected), f"step {steps}: stale or missing chunks"
+        assert index == expected
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["repo", "state.json", "state.json.lock"]
+        assert cli("chunk", tree, "--state", state, "-q").out == ""
+        steps += 1
+        at += 1
+    assert steps == (len(commits) - 1) // (kills_in_a_row + 1)
+
+
+def test_a_corrupt_state_is_rebuilt_from_the_ids_the_index_holds(cli, tmp_path) -> None:
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    index = full(cli, tree)
+    (tree / "base64mime.py").unlink()
+    state.write_text('{"format": "chunk-explorer-state", "ver')  # cut short by a full disk, say
+    held = tmp_path / "held.txt"
+    held.write_text("".join(f"{i}\n" for i in index))
+    assert cli("chunk", tree, "--state", state, "-q").code == 2  # without the ids: refused, as before
+    run = cli("chunk", tree, "--state", state, "--reconcile", held, "-q")
+    assert run.code == 0, run.err
+    apply(index, lines(run.out))
+    assert index == full(cli, tree)
+    assert cli("chunk", tree, "--state", state, "-q").out == ""
+
+
+def test_off_a_terminal_a_state_run_reports_progress_in_lines_on_stderr(cli, tmp_path, monkeypatch) -> None:
+    from explorer.cli import report
+
+    tree = copy_package(tmp_path / "email")
+    state = tmp_path / "state.json"
+    monkeypatch.setattr(report, "PROGRESS_LINE_SECONDS", 0.0)  # a line for every file
+    first = cli("chunk", tree, "--state", state, "-j", "2", "--summary-json", tmp_path / "summary.json")
+    assert first.code == 0, first.err
+    chunked = json.loads((tmp_path / "summary.json").read_text())["chunked"]
+    assert chunked > 20
+    progress = [line for line in first.err.splitlines() if line.startswith("chunking: ")]
+    assert len(progress) == chunked
+    assert progress[0].startswith(f"chunking: 1/{chunked} files (")
+    assert progress[-1].startswith(f"chunking: {chunked}/{chunked} files (100%), ")
+    assert all(json.loads(line)["op"] == "upsert" for line in first.out.splitlines())  # stdout: the records only
+    for name in ("charset.py", "utils.py"):
+        append(tree / name, "\n\ndef changed():\n    return 1\n")
+    second = cli("chunk", tree, "--state", state)
+    assert [line.rsplit(", ", 1)[0] for line in second.err.splitlines() if line.startswith("chunking: ")] == [
+        "chunking: 1/2 files (50%)", "chunking: 2/2 files (100%)"]  # of the files chunked
+    append(tree / "header.py", "\n\ndef changed():\n    return 1\n")
+    assert cli("chunk", tree, "--state", state, "-q").err == ""
+    monkeypatch.setattr(report, "PROGRESS_LINE_SECONDS", 3600.0)
+    append(tree / "header.py", "\n\ndef changed_again():\n    return 1\n")
+    assert "chunking: " not in cli("chunk", tree, "--state", state).err  # under the period: no line

@@ -75,3 +75,24 @@ def test_namespace_gives_the_clis_ids(tuned_tree, capsys) -> None:
     assert [n.node_id for n in parser.chunk_nodes(documents)] == expected
     other = ChunkExplorerNodeParser.from_settings(tuned_tree, namespace="repo-b").get_nodes_from_documents(documents)
     assert not {n.node_id for n in other} & set(expected)
+
+
+def test_with_a_namespace_the_same_file_of_two_repositories_is_two_documents(tuned_tree, tmp_path) -> None:
+    import shutil
+
+    from llama_index.core.storage.docstore import SimpleDocumentStore
+
+    other_tree = tmp_path / "elsewhere"
+    shutil.copytree(tuned_tree, other_tree)
+    docstore = SimpleDocumentStore()
+    nodes = []
+    for tree, namespace in ((tuned_tree, "app"), (other_tree, "lib")):
+        parser = ChunkExplorerNodeParser.from_settings(tree, namespace=namespace)
+        documents = parser.documents_from_directory(tree)
+        assert all(d.id_ == f"{namespace}:{d.metadata['path']}" for d in documents)
+        docstore.add_documents(documents)
+        nodes += parser.get_nodes_from_documents(documents)
+    paths = {d.metadata["path"] for d in ChunkExplorerNodeParser.from_settings(tuned_tree).documents_from_directory(
+        tuned_tree)}
+    assert len(docstore.docs) == 2 * len(paths)  # neither repository's file replaced the other's
+    assert {n.relationships[NodeRelationship.SOURCE].node_id for n in nodes} == set(docstore.docs)

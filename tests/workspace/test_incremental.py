@@ -342,3 +342,162 @@ def test_a_file_written_with_an_old_mtime_just_before_a_run_is_hashed_next_time(
             state.write_text(json.dumps(saved))
     second, _ = run_once(root, state)
     assert {r["text"] for r in second if r["op"] == "upsert"} == {"def b():\n    return 4\n"}
+
+
+def abandoned_run(root, state, take: int | None = None, **kwargs) -> list[dict]:
+    """A run whose first ``take`` records (all with None) were consumed, never committed:
+    a process killed mid-output. Those records."""
+    with open_incremental([str(root)], str(state), OPTIONS, jobs=1, **kwargs) as run:
+        records = run.records()
+        return [r.to_dict() for _, r in zip(range(take if take is not None else 10**9), records)]
+
+
+def journal_of(state) -> str:
+    return str(state) + ".journal"
+
+
+def test_an_abandoned_run_then_a_revert_gives_the_full_export(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    original = (root / "pkg" / "a.py").read_text()
+    (root / "pkg" / "a.py").write_text(original.replace("return 1", "return 100"))
+    (root / "c.py").unlink()
+    partial = abandoned_run(root, state)
+    assert {r["path"] for r in partial} == {"pkg/a.py", "c.py"}
+    apply(index, partial)  # the consumer applied all of it; the state was not replaced
+    assert os.path.exists(journal_of(state))
+    (root / "pkg" / "a.py").write_text(original)  # the checkout moves back
+    (root / "c.py").write_text("class C:\n    x = 3\n")
+    records, summary = run_once(root, state)
+    apply(index, records)
+    assert index == full_export(root)
+    # the reverted files' chunks are sent again as new (the index may lack them), the ids
+    # only the abandoned run made are deleted
+    assert {r["path"] for r in records} == {"pkg/a.py", "c.py"}
+    assert {r["change"] for r in records if r["op"] == "upsert"} == {"new"}
+    assert {r["id"] for r in records if r["op"] == "delete"} == \
+        {r["id"] for r in partial if r["op"] == "upsert"} - set(full_export(root))
+    assert sorted(os.listdir(tmp_path)) == ["s.json", "s.json.lock", "tree"]  # the journal is gone
+    assert run_once(root, state)[0] == []
+
+
+def test_abandoned_runs_one_after_another_all_count(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    (root / "pkg" / "b.py").write_text("def b():\n    return 20\n")
+    apply(index, abandoned_run(root, state))
+    (root / "pkg" / "b.py").write_text("def b():\n    return 200\n")
+    (root / "c.py").write_text("class C:\n    x = 300\n")
+    second = abandoned_run(root, state, take=1)  # c.py's upsert only: b.py's did not reach the index
+    assert [r["path"] for r in second] == ["c.py"]
+    apply(index, second)
+    (root / "pkg" / "b.py").write_text("def b():\n    return 2\n")  # as in the state: the first run's
+    # journal still says the index holds another version of it
+    records, _ = run_once(root, state)
+    apply(index, records)
+    assert index == full_export(root)
+    assert not os.path.exists(journal_of(state))
+
+
+def test_a_run_that_emits_nothing_writes_no_journal(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    run_once(root, state)
+    with open_incremental([str(root)], str(state), OPTIONS, jobs=1) as run:
+        assert list(run.records()) == []
+        assert not os.path.exists(journal_of(state))
+        run.commit()
+    assert sorted(os.listdir(tmp_path)) == ["s.json", "s.json.lock", "tree"]
+
+
+def test_a_torn_last_line_is_what_was_never_emitted(tmp_path) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    run_once(root, state)
+    (root / "c.py").write_text("class C:\n    x = 30\n")
+    abandoned_run(root, state)
+    with open(journal_of(state), "ab") as handle:
+        handle.write(b'{"path": "pkg/a.py", "ids": ["01')  # killed inside the write of a line
+    records, _ = run_once(root, state)
+    assert {r["path"] for r in records} == {"c.py"}  # a.py: its records were never emitted
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b'{"format": "chunk-explorer-journal", "version": 1}\n{"path": 3}\n', "corrupt \\(line 2\\)"),
+    (b'{"format": "chunk-explorer-journal", "version": 1}\nnot json\n{"path": "c.py", "ids": []}\n', "line 2"),
+    (b'{"format": "chunk-explorer-journal", "version": 7}\n', "version 7"),
+    (b'{"path": "c.py", "ids": []}\n', "not a chunk-explorer journal"),
+    (b"\xff\n", "not a chunk-explorer journal"),
+])
+def test_an_unreadable_journal_is_refused_with_the_way_out(tmp_path, content, fragment) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    run_once(root, state)
+    saved = state.read_bytes()
+    with open(journal_of(state), "wb") as handle:
+        handle.write(content)
+    with pytest.raises(StateError, match=fragment) as caught, open_incremental([str(root)], str(state), OPTIONS):
+        pass
+    assert "--reconcile" in str(caught.value) and "not finished" in str(caught.value)
+    assert state.read_bytes() == saved
+    # the ids the index holds make the journal unneeded: the run rebuilds and removes it
+    held = frozenset(full_export(root))
+    with open_incremental([str(root)], str(state), OPTIONS, jobs=1, held=held) as run:
+        assert [r.op for r in run.records()] == ["upsert"] * len(held)
+        run.commit()
+    assert not os.path.exists(journal_of(state))
+
+
+def test_a_file_only_an_abandoned_reconcile_deleted_is_sent_again(tmp_path) -> None:
+    """A reconcile's deletes have no path; the file that makes such an id, restored as the
+    state knew it, must come back into the index."""
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    content = (root / "c.py").read_text()
+    (root / "c.py").unlink()
+    partial = abandoned_run(root, state, held=frozenset(index))
+    assert [r["path"] for r in partial if r["op"] == "delete"] == [None]  # c.py's one chunk, no path
+    apply(index, partial)
+    (root / "c.py").write_text(content)
+    records, _ = run_once(root, state)
+    apply(index, records)
+    assert index == full_export(root)
+    assert "c.py" in {r["path"] for r in records if r["op"] == "upsert"}  # (the reconcile journaled the rest)
+
+
+def test_an_unreadable_file_an_abandoned_run_changed_is_repaired_when_it_can_be_read(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    make_tree(root)
+    state = tmp_path / "s.json"
+    index: dict[str, dict] = {}
+    apply(index, run_once(root, state)[0])
+    (root / "c.py").write_text("class C:\n    x = 30\n")
+    apply(index, abandoned_run(root, state))
+    (root / "c.py").write_text("class C:\n    x = 3\n")  # back as the state knew it
+    target = str(root / "c.py")
+    real = incremental.read_regular_file
+
+    def refuse(path, *args, **kwargs):
+        if os.fspath(path) == target:
+            raise UnreadableFileError(target, "permission denied")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(incremental, "read_regular_file", refuse)
+    records, summary = run_once(root, state)
+    assert records == [] and summary.kept == [("c.py", "permission denied")]
+    monkeypatch.undo()
+    records, _ = run_once(root, state)  # the state remembered that c.py is unsure
+    apply(index, records)
+    assert index == full_export(root)
