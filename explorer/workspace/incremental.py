@@ -29,7 +29,8 @@ and sends every chunk of those files again and a delete for every journaled id t
 longer make, so the index converges whatever part of the killed run's output was applied
 and however the tree changed since. The commit removes the journal. A lock file
 beside the state (``STATE.lock``, held with ``flock``, released by the system even when
-the process is killed) makes a second run on the same state refuse to start.
+the process is killed, removed by the run that holds it) makes a second run on the same
+state refuse to start.
 
 Use from Python::
 
@@ -497,21 +498,41 @@ def _locked(state_path: str) -> Iterator[None]:
     except ImportError:  # no flock on this system: runs are not protected from each other
         yield
         return
-    try:
-        handle: IO[bytes] = open(lock_path, "ab")  # noqa: SIM115 (held until the run ends)
-    except OSError as exc:
-        raise StateError(f"cannot create lock file {lock_path}: {exc.strerror or exc}") from None
-    with handle:
+    while True:
+        try:
+            handle: IO[bytes] = open(lock_path, "ab")  # noqa: SIM115 (held until the run ends)
+        except OSError as exc:
+            raise StateError(f"cannot create lock file {lock_path}: {exc.strerror or exc}") from None
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
+            handle.close()
             raise StateError(f"another run is using state file {state_path} (lock {lock_path} is held); "
                              "run again when it ends") from None
+        if _same_file(handle.fileno(), lock_path):
+            break
+        # The run that held it removed the file between our open and our lock: the lock we hold
+        # is on a name no other run can open, so take the one that is there now.
+        handle.close()
+    with handle:
         try:
             with kept_from_workers(handle.fileno()):  # a worker outliving this run must not hold it
                 yield
         finally:
+            # Removed while still held, so no lock file outlives the run; a run that opened the old
+            # file meanwhile sees it is gone (the check above) and opens a new one.
+            with contextlib.suppress(OSError):
+                os.unlink(lock_path)
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _same_file(fd: int, path: str) -> bool:
+    try:
+        named = os.stat(path)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
 
 
 @contextlib.contextmanager

@@ -4,6 +4,7 @@ commits, gives exactly the expected upserts and deletes; killed runs lose nothin
 from __future__ import annotations
 
 import email
+import fcntl
 import json
 import os
 import shutil
@@ -121,11 +122,42 @@ def test_a_run_while_another_holds_the_state_refuses(cli, tmp_path) -> None:
     tree.mkdir()
     (tree / "a.py").write_text("x = 1\n")
     state = tmp_path / "state.json"
+    lock = tmp_path / "state.json.lock"
     with incremental._locked(str(state)):
         run = cli("chunk", tree, "--state", state)
         assert run.code == 2 and "another run is using" in run.err and run.out == ""
-    assert not state.exists()
+        waiting = open(lock, "ab")  # noqa: SIM115 (a run that opened the lock file just before it was let go)
+    assert not state.exists() and not lock.exists()  # the run removes its lock file
+    with waiting, incremental._locked(str(state)):
+        # The file the waiting run opened is gone: holding a lock on it must not make a second
+        # holder. It takes the file there now, which excludes every later run.
+        fcntl.flock(waiting.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert lock.exists()
+        assert cli("chunk", tree, "--state", state).code == 2
     assert cli("chunk", tree, "--state", state).code == 0
+    assert sorted(os.listdir(tmp_path)) == ["state.json", "t"]
+
+
+def test_a_lock_file_removed_between_open_and_lock_is_not_held_alone(cli, tmp_path, monkeypatch) -> None:
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "a.py").write_text("x = 1\n")
+    state = tmp_path / "state.json"
+    lock = tmp_path / "state.json.lock"
+    real_flock = fcntl.flock
+    removed = []
+
+    def holder_ends_first(fd: int, operation: int) -> None:
+        if not removed and operation & fcntl.LOCK_EX:
+            removed.append(True)
+            os.unlink(lock)  # the previous run let go of the file this run has just opened
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", holder_ends_first)
+    with incremental._locked(str(state)):
+        assert removed and lock.exists()
+        assert cli("chunk", tree, "--state", state).code == 2  # this run holds the file that is there
+    assert not lock.exists()
 
 
 def test_interrupted_before_the_state_is_replaced_the_next_run_repeats_the_difference(
@@ -404,7 +436,7 @@ def test_a_killed_run_then_a_checkout_of_another_commit_converges_to_the_full_ex
         expected = full(cli, tree)
         assert sorted(index) == sorted(expected), f"step {steps}: stale or missing chunks"
         assert index == expected
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["repo", "state.json", "state.json.lock"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["repo", "state.json"]
         assert cli("chunk", tree, "--state", state, "-q").out == ""
         steps += 1
         at += 1

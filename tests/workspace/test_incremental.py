@@ -380,7 +380,7 @@ def test_an_abandoned_run_then_a_revert_gives_the_full_export(tmp_path) -> None:
     assert {r["change"] for r in records if r["op"] == "upsert"} == {"new"}
     assert {r["id"] for r in records if r["op"] == "delete"} == \
         {r["id"] for r in partial if r["op"] == "upsert"} - set(full_export(root))
-    assert sorted(os.listdir(tmp_path)) == ["s.json", "s.json.lock", "tree"]  # the journal is gone
+    assert sorted(os.listdir(tmp_path)) == ["s.json", "tree"]  # the journal is gone
     assert run_once(root, state)[0] == []
 
 
@@ -414,7 +414,7 @@ def test_a_run_that_emits_nothing_writes_no_journal(tmp_path, monkeypatch) -> No
         assert list(run.records()) == []
         assert not os.path.exists(journal_of(state))
         run.commit()
-    assert sorted(os.listdir(tmp_path)) == ["s.json", "s.json.lock", "tree"]
+    assert sorted(os.listdir(tmp_path)) == ["s.json", "tree"]
 
 
 def test_a_torn_last_line_is_what_was_never_emitted(tmp_path) -> None:

@@ -16,12 +16,15 @@ name the language everywhere.
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from ..languages import NOTEBOOK
 from .components import component_blocks
 from .markdown import fenced_blocks
 from .region import RegionSpec
+
+if TYPE_CHECKING:  # the notebook reader is used before any parse: loading it loads no parser
+    from tree_sitter import Node
 
 #: The container grammars whose trees are searched for regions.
 GRAMMAR_CONTAINERS = frozenset({"markdown", "vue", "svelte", "astro", "html"})

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from ..languages import tag_language
 from .region import RegionSpec, line_aligned
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 _ELEMENTS = {"script_element": "javascript", "style_element": "css"}
 #: Astro's frontmatter is TypeScript.

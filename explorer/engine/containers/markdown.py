@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from ..languages import tag_language
 from .region import RegionSpec, line_aligned
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 #: Blocks nest inside these (lists, block quotes, sections): the search descends into them only.
 _BLOCK_PARENTS = frozenset({"document", "section", "list", "list_item", "block_quote"})
