@@ -22,6 +22,9 @@ chunk out (the JSONL record), for pipelines that embed and index without leaving
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from collections.abc import Generator, Iterator
 from typing import Any, cast
@@ -63,11 +66,28 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
     ray = import_ray()
     if ray.is_initialized():
         return False
-    if address is None:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    else:
-        ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+    with _sigterm_kept():
+        if address is None:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level="ERROR")
     return True
+
+
+@contextlib.contextmanager
+def _sigterm_kept() -> Iterator[None]:
+    """``ray.init`` replaces this process's SIGTERM handler with one that exits at once
+    (status 15, after a stack dump on stderr): the caller's handler is put back, so SIGTERM
+    ends a Ray run as it ends a local one, through the caller's cleanup (the CLI's
+    ``terminated``, exit status 143, Ray shut down on the way out)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # Ray sets no handler from another thread either
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _cpus(ray: Any) -> int:
