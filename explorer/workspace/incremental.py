@@ -51,8 +51,8 @@ from ..engine.batch import (
     BatchResult,
     ProgressCallback,
     chunk_batch_stream,
-    default_jobs,
     kept_from_workers,
+    run_jobs,
 )
 from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
@@ -75,8 +75,6 @@ STATE_VERSION = 1
 RACY_NS = 2_000_000_000
 #: A state file larger than this is refused rather than read (about 20 million chunk ids).
 STATE_MAX_BYTES = 1 << 30
-#: Below this many files to chunk, one process does it (a pool costs more than it saves).
-POOL_THRESHOLD = 16
 
 
 class StateError(ValueError):
@@ -379,8 +377,7 @@ class IncrementalRun:
             return
         batch = [BatchFile(path=f.path, name=f.rel, size=f.size, code=data) for f, _, data in to_chunk]
         args = dict(self._batch_args)
-        if args["jobs"] is None and args["engine"] != "ray":
-            args["jobs"] = 1 if len(batch) < POOL_THRESHOLD else default_jobs()
+        args["jobs"] = run_jobs(args["jobs"], len(batch), args["engine"], args["ray_address"])  # as the export
         max_bytes = max([DEFAULT_MAX_BYTES, *(f.size for f, _, _ in to_chunk)])
         stream = chunk_batch_stream(batch, analyze=encode_upserts, keep_chunks=False, options=self.options,
                                     max_bytes=max_bytes, **args)
