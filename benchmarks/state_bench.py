@@ -85,8 +85,8 @@ def bench_tree(source: str, repeats: int, work: str) -> None:
     time.sleep(RACY_SECONDS)  # so every incremental run trusts the edited file's new status alike
     for _ in range(repeats):
         for name in SETTINGS:
-            with open(state, "wb") as handle:
-                handle.write(base)
+            with open(state, "wb") as state_file:
+                state_file.write(base)
             timed("incremental", name)
     print(f"incremental: {os.path.relpath(target, tree)} edited")
     for run in ("full", "incremental"):
