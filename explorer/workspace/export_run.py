@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from ..engine.batch import default_jobs
+from ..engine.batch import run_jobs
 from ..engine.batch.tally import RunTally
 from ..engine.cancel import Cancelled, ShouldStop, stop_if_asked
 from ..engine.files import DEFAULT_MAX_BYTES
@@ -34,9 +34,6 @@ from .walk import WalkOptions, WalkPlan, plan
 
 if TYPE_CHECKING:
     from ..engine.batch import ProgressCallback
-
-#: Below this many files a process pool costs more than it saves (when jobs are not given).
-POOL_THRESHOLD = 16
 
 
 @dataclass(slots=True)
@@ -73,12 +70,7 @@ def write_export(
     if output_path is not None:
         target = os.path.abspath(output_path)
         files = [f for f in files if os.path.abspath(f.path) != target]
-    if jobs is None and engine == "ray":
-        from ..engine.batch.ray import cluster_cpus
-
-        jobs = cluster_cpus(ray_address)  # every CPU of the cluster
-    elif jobs is None:
-        jobs = 1 if len(files) < POOL_THRESHOLD else default_jobs()
+    jobs = run_jobs(jobs, len(files), engine, ray_address)
     tally = RunTally(skipped=list(files_plan.skipped))
     jsonl = fmt == "jsonl"
     document = None if jsonl else JsonDocumentWriter(out, options, files_plan.root, indent=indent, extra=extra)

@@ -51,7 +51,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from ..engine.batch import default_jobs, kept_from_workers
+from ..engine.batch import kept_from_workers, run_jobs
 from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
@@ -77,8 +77,6 @@ STATE_VERSION = 1
 RACY_NS = 2_000_000_000
 #: A state file larger than this is refused rather than read (about 20 million chunk ids).
 STATE_MAX_BYTES = 1 << 30
-#: Below this many files to chunk, one process does it (a pool costs more than it saves).
-POOL_THRESHOLD = 16
 #: The hash of a file whose chunks an unfinished run may have changed in the index: no
 #: content has it, so the file is chunked again, and every chunk it makes is sent as new.
 UNSURE = ""
@@ -433,8 +431,7 @@ class IncrementalRun:
 
         batch = [BatchFile(path=f.path, name=f.rel, size=f.size, code=data) for f, _, data in to_chunk]
         args = dict(self._batch_args)
-        if args["jobs"] is None and args["engine"] != "ray":
-            args["jobs"] = 1 if len(batch) < POOL_THRESHOLD else default_jobs()
+        args["jobs"] = run_jobs(args["jobs"], len(batch), args["engine"], args["ray_address"])  # as the export
         max_bytes = max([DEFAULT_MAX_BYTES, *(f.size for f, _, _ in to_chunk)])
         stream = chunk_batch_stream(batch, analyze=encode_upserts, keep_chunks=False, options=self.options,
                                     max_bytes=max_bytes, **args)

@@ -156,3 +156,32 @@ def test_workers_do_not_hold_the_output_pipe(tmp_path) -> None:
     proc.wait()
     proc.stdout.close()
     assert pipe.startswith("pipe:") and held == []
+
+
+def test_sigterm_on_a_ray_state_run_keeps_the_state_and_leaves_no_ray_process(cli, tmp_path) -> None:
+    """Ray's start replaces the process's SIGTERM handler (it exited at once, status 15, with
+    a stack dump); the run must end as a local one does, Ray's processes with it."""
+    pytest.importorskip("ray", reason="the Ray engine needs the [ray] extra")
+    tree = make_tree(tmp_path / "tree")
+    state = tmp_path / "state.json"
+    assert cli("chunk", tree, "--state", state, "--max-size", "900", "-j", "2", "-q").code == 0
+    before = state.read_bytes()  # other settings: the Ray run chunks every file again
+    command = [sys.executable, "-m", "explorer", "chunk", str(tree), "--state", str(state), "--engine", "ray", "-q"]
+    err_file = tmp_path / "stderr.txt"
+    with open(err_file, "wb") as err_handle:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err_handle,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout is not None
+    assert json.loads(proc.stdout.readline())["op"] == "upsert"  # the rest waits on a pipe nobody reads
+    ray_processes = descendants(proc.pid)  # the local Ray it started: raylet, its workers...
+    assert proc.poll() is None and len(ray_processes) >= 3
+    proc.send_signal(signal.SIGTERM)
+    code = proc.wait(timeout=GONE_WITHIN)
+    proc.stdout.close()
+    err = err_file.read_text()
+    assert code == 143 and "terminated" in err and "SIGTERM received" not in err, err
+    wait_until(lambda: not alive(ray_processes), f"Ray processes outlived the run: {alive(ray_processes)}")
+    assert state.read_bytes() == before
+    assert temporary_files(tmp_path) == []
+    run = cli("chunk", tree, "--state", state, "-j", "2", "-q")  # at once: no lock left behind
+    assert run.code == 0 and run.out.startswith('{"op": "upsert"'), run.err

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BINARY", "CRASH", "ENGINES", "ERROR", "NOT_TEXT", "OPTIONS", "READ", "TASK_BYTES", "TASK_FILES", "TIMEOUT",
     "UNDECODABLE", "UNSUPPORTED", "Analyzer", "BatchFile", "BatchResult", "ProgressCallback", "chunk_batch",
-    "chunk_batch_stream", "default_jobs", "kept_from_workers", "tasks_of",
+    "chunk_batch_stream", "default_jobs", "kept_from_workers", "run_jobs", "tasks_of",
 ]
 
 #: The names of :mod:`.task` this package gives, imported on first use: the parser, the
@@ -89,6 +89,23 @@ def default_jobs() -> int:
         cores = max(1, os.cpu_count() or 1)
     cap = os.environ.get(JOBS_VARIABLE, "").strip()
     return min(cores, int(cap)) if cap.isdigit() and int(cap) > 0 else cores
+
+
+#: Below this many files a process pool costs more than it saves (when jobs are not given).
+POOL_THRESHOLD = 16
+
+
+def run_jobs(jobs: int | None, files: int, engine: str = "local", ray_address: str | None = None) -> int:
+    """The workers a batch of ``files`` files runs with: ``jobs`` when given; otherwise every
+    CPU of the Ray cluster (joined, or started, here), or locally one process for a few
+    files and every core for more. The export and the incremental run both choose here."""
+    if jobs is not None:
+        return int(jobs)
+    if engine == "ray":
+        from .ray import cluster_cpus  # Ray is imported only when asked for
+
+        return cluster_cpus(ray_address)
+    return 1 if files < POOL_THRESHOLD else default_jobs()
 
 
 def chunk_batch(

@@ -22,6 +22,9 @@ chunk out (the JSONL record), for pipelines that embed and index without leaving
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from collections.abc import Generator, Iterator
 from typing import Any, cast
@@ -56,18 +59,50 @@ def import_ray() -> Any:
     return ray
 
 
+#: Whether the Ray this process is connected to was joined or started by :func:`connect`
+#: (a batch then shuts it down when it ends), not by the caller's own ``ray.init``.
+_connected_here = False
+
+
 def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
     """Join the cluster at ``address`` (``"auto"``: the running one), or start a local
-    one. Returns True when this call started Ray (the caller then shuts it down);
-    a Ray already initialised by the caller is used as it is."""
+    one. Returns True when Ray was connected by this module, here or by an earlier call
+    (the caller then shuts it down); a Ray the caller initialised is used as it is."""
+    global _connected_here
     ray = import_ray()
     if ray.is_initialized():
-        return False
-    if address is None:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    else:
-        ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+        return _connected_here
+    with _sigterm_kept():
+        if address is None:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+    _connected_here = True
     return True
+
+
+def disconnect() -> None:
+    """Shut down the Ray :func:`connect` connected (its local cluster, when it started one)."""
+    global _connected_here
+    if _connected_here:
+        _connected_here = False
+        import_ray().shutdown()
+
+
+@contextlib.contextmanager
+def _sigterm_kept() -> Iterator[None]:
+    """``ray.init`` replaces this process's SIGTERM handler with one that exits at once
+    (status 15, after a stack dump on stderr): the caller's handler is put back, so SIGTERM
+    ends a Ray run as it ends a local one, through the caller's cleanup (the CLI's
+    ``terminated``, exit status 143, Ray shut down on the way out)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # Ray sets no handler from another thread either
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _cpus(ray: Any) -> int:
@@ -75,7 +110,8 @@ def _cpus(ray: Any) -> int:
 
 
 def cluster_cpus(address: str | None = None) -> int:
-    """The CPUs of the cluster at ``address`` (connecting, or starting a local Ray, first)."""
+    """The CPUs of the cluster at ``address`` (connecting, or starting a local Ray, first:
+    the batch that follows shuts it down)."""
     connect(address)
     return _cpus(import_ray())
 
@@ -139,7 +175,7 @@ def run_ray(inputs: Iterator[BatchFile], total: int | None, settings: BatchSetti
         for ref in inflight:
             ray.cancel(ref, force=True)
         if started_here:
-            ray.shutdown()
+            disconnect()
 
 
 def _deadline(settings: BatchSettings, files: int) -> float:
