@@ -16,6 +16,7 @@ from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..engine.tokens import ENCODINGS
 from ..terminal_text import visible
+from ..workspace.results_cache import CacheSettingError, ResultsCache
 from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
 from ..workspace.walk import WalkOptions
 from .errors import UsageError
@@ -115,6 +116,22 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-j", "--jobs", type=positive_int, metavar="N",
                         help=f"worker processes (default: all cores, {default_jobs()} here)")
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-cache", action="store_true",
+                        help="chunk every file again (default: a file unchanged since a run with the same settings "
+                             "is answered from $XDG_CACHE_HOME/chunk-explorer/results; CHUNK_EXPLORER_CACHE=off "
+                             "keeps nothing)")
+
+
+def results_cache(args: argparse.Namespace) -> ResultsCache:
+    """The results cache of a run: the user's, or none with ``--no-cache``. Raises UsageError
+    for a cap that is not a number (``CHUNK_EXPLORER_CACHE_MB``)."""
+    try:
+        return ResultsCache.default(enabled=not args.no_cache)
+    except CacheSettingError as exc:
+        raise UsageError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from ..engine.batch import (
     Analyzer,
     BatchFile,
     BatchResult,
+    BatchRunner,
     ProgressCallback,
     as_batch_file,
     checked_options,
@@ -115,7 +116,7 @@ class ResultsCache:
 
     def __init__(self, folder: str | None, cap: int | None = None):
         self.folder = folder
-        self.cap = cap_bytes() if cap is None else cap
+        self.cap = (cap_bytes() if folder is not None else 0) if cap is None else cap
         self.hits = self.misses = self.written = 0
         self.problem: str | None = None
         self._made: set[str] = set()
@@ -262,14 +263,15 @@ class ResultsCache:
             done += 1
             if on_progress is not None:
                 on_progress(done, total, result)
-        self.hits += len(known)
+        answered = len(known)  # (``known`` empties as its results are handed out)
+        self.hits += answered
         self.misses += len(missed)
         keys: dict[int, str] = {}  # by position among the missed: the key of the content chunked
 
         def progressed(finished: int, _total: int | None, result: BatchResult) -> None:
             result.index = missed[result.index]
             if on_progress is not None:
-                on_progress(len(known) + finished, total, result)
+                on_progress(answered + finished, total, result)
 
         misses = _Missed([jobs_in[i] for i in missed], max_bytes, setting, keys)
         stream = chunk_batch_stream(misses, jobs=jobs, on_progress=progressed, analyze=analyze, keep_chunks=False,
@@ -293,6 +295,11 @@ class ResultsCache:
                 close()  # stops the pool when the caller leaves early
             if self.written:
                 self.prune()
+
+
+def runner_of(cache: ResultsCache | None) -> BatchRunner:
+    """What runs a batch: ``cache``'s :meth:`~ResultsCache.stream`, or the engine's batch without one."""
+    return chunk_batch_stream if cache is None else cache.stream
 
 
 class _Missed:
