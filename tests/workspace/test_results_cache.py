@@ -297,3 +297,10 @@ def test_bad_arguments_fail_before_any_work(repo: Path, tmp_path: Path) -> None:
 def test_an_entry_round_trips() -> None:
     entry = Entry("python", 12, 0.5, {"problems": ["x" * 5000]})
     assert _decode(_encode(entry)) == entry
+
+
+def test_a_changed_byte_that_still_unpickles_is_caught() -> None:
+    data = bytearray(_encode(Entry("python", 12, 0.5, "a" * 1000)))
+    middle = data.index(b"a" * 1000) + 500
+    data[middle] = ord("b")  # still a valid pickle, of another string
+    assert _decode(bytes(data)) is None
