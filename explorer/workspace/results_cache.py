@@ -157,7 +157,7 @@ class ResultsCache:
             return
         try:
             data = _encode(entry)
-        except Exception:  # noqa: BLE001 (an analysis that cannot be pickled is simply not kept)
+        except Exception:  # an analysis that cannot be pickled is simply not kept
             return
         path = self.path_of(key)
         try:
@@ -462,6 +462,6 @@ def _decode(data: bytes) -> Entry | None:
         return None
     try:
         language, size, seconds, analysis = pickle.loads(zlib.decompress(payload) if compressed else payload)
-    except Exception:  # noqa: BLE001 (written by another build of the classes: rebuilt)
+    except Exception:  # written by another build of the classes: rebuilt
         return None
     return Entry(language, size, seconds, analysis)
