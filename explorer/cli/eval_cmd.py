@@ -32,7 +32,7 @@ from .html_report import add_html_option, check_html_target, write_html
 from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
-from .report import error, eval_progress, say
+from .report import error, eval_progress, say, warn_about_cache
 from .save_setting import check_save_target, save_setting
 from .settings_grid import add_axes, build_settings, current_index, merge_equivalents, pick_setting
 from .tradeoff import print_source_advice, print_tradeoff
@@ -256,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     finally:
         close_retriever(retriever)
+    warn_about_cache(cache.problem)
 
     result = evaluation.result
     skipped: list[SkipRecord] = [*files_plan.skipped, *evaluation.unreadable, *result.not_text]

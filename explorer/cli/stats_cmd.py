@@ -21,7 +21,7 @@ from . import options as cli_options
 from .frame import Frame
 from .outcome import Outcome
 from .output import console, print_json
-from .report import progress_bar, say, summary_lines
+from .report import progress_bar, say, summary_lines, warn_about_cache
 from .verbs import SUMMARIES
 
 if TYPE_CHECKING:  # rich is imported when a table is printed, not at start-up
@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
                 if lines is not None:
                     baseline.append(lines)
     seconds = time.perf_counter() - started
+    warn_about_cache(cache.problem)
 
     summary = summarize(measured)
     baseline_summary = summarize(baseline) if args.compare == "lines" else None

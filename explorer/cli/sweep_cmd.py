@@ -27,7 +27,7 @@ from .html_report import add_html_option, check_html_target, write_html
 from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
-from .report import error, eval_progress, progress_bar, say
+from .report import error, eval_progress, progress_bar, say, warn_about_cache
 from .save_setting import check_save_target, save_setting
 from .settings_grid import add_axes, build_settings, current_index, merge_equivalents, pick_setting
 from .sweep_render import (
@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         result = sweep_paths(files_plan, settings, jobs=frame.jobs, on_progress=on_progress,
                              embedding_dim=args.embedding_dim, cache=cache)
     retrieval = _retrieval(frame, files_plan, settings, current, cache) if args.retrieval else None
+    warn_about_cache(cache.problem)
     recommendation = None
     advice: list[SourceAdvice] = []
     warning = None

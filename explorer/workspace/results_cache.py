@@ -216,6 +216,27 @@ class ResultsCache:
             total -= size
         return removed
 
+    def _trusted(self) -> bool:
+        """Whether the folder is on and only its owner, this user, can write into it (an
+        entry is a pickle: reading one that someone else wrote would run their code)."""
+        if self.folder is None:
+            return False
+        try:
+            info = os.stat(self.folder)
+        except FileNotFoundError:
+            return True  # created private when the first entry is written
+        except OSError as exc:
+            self.problem = f"results are not kept in {self.folder} ({exc}); every file is chunked"
+            self.folder = None
+            return False
+        owner = os.getuid() if hasattr(os, "getuid") else info.st_uid
+        if info.st_uid != owner or info.st_mode & 0o022:
+            self.problem = (f"results are not kept in {self.folder}: others can write into it "
+                            "(chmod go-w, or choose another CHUNK_EXPLORER_CACHE); every file is chunked")
+            self.folder = None
+            return False
+        return True
+
     # -- a batch answered from the cache -------------------------------------------------
     def stream(
         self,
@@ -228,18 +249,22 @@ class ResultsCache:
         timeout: float | None = None,
         max_bytes: int | None = DEFAULT_MAX_BYTES,
         engine: str = "local",
+        ray_address: str | None = None,
+        shared_storage: bool = False,
         **options: Any,
     ) -> Iterator[BatchResult]:
         """:func:`~explorer.engine.batch.chunk_batch_stream`, with the files whose result is
         known answered from the cache. Only analyses are kept: a batch that keeps its
         chunks, has no analyzer, one whose arguments have no stable description, or runs
-        on Ray is handed to the batch as it is."""
+        on Ray is handed to the batch as it is; so is every batch when the folder can be
+        written by others (its entries are not trusted)."""
         batch_options = checked_options(jobs, timeout, engine, **dict(options))  # bad arguments fail here
         described = None if analyze is None else _describe(analyze)
-        if self.folder is None or keep_chunks or described is None or engine != "local":
+        if keep_chunks or described is None or engine != "local" or not self._trusted():
             return chunk_batch_stream(files, jobs=jobs, on_progress=on_progress, analyze=analyze,
                                       keep_chunks=keep_chunks, timeout=timeout, max_bytes=max_bytes,
-                                      engine=engine, **options)
+                                      engine=engine, ray_address=ray_address, shared_storage=shared_storage,
+                                      **options)
         setting = _setting_key(batch_options, described, analyze, max_bytes)
         return self._answered([as_batch_file(item) for item in files], setting, batch_options, jobs, on_progress,
                               analyze, timeout, max_bytes)

@@ -125,3 +125,16 @@ def test_a_cap_that_is_not_a_number_is_a_usage_error(cli, code: Path, monkeypatc
     assert f"{CAP_VARIABLE}='big'" in run.err and "whole number of megabytes" in run.err
     assert cli(*COMMANDS["stats"], code, "--no-cache").code == 0  # not read when the cache is not used
     assert os.environ[CAP_VARIABLE] == "big"
+
+
+def test_a_folder_others_can_write_into_is_said_and_left_alone(cli, code: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    (folder / "results").mkdir(parents=True)
+    (folder / "results").chmod(0o777)
+    monkeypatch.setenv("CHUNK_EXPLORER_CACHE", str(folder))
+    run = cli(*COMMANDS["stats"], code)
+    assert run.code == 0
+    assert "warning: results are not kept in" in run.err and "others can write into it" in run.err
+    assert entries(folder) == []
+    assert untimed(run.json()) == untimed(cli(*COMMANDS["stats"], code, "--no-cache").json())

@@ -304,3 +304,14 @@ def test_a_changed_byte_that_still_unpickles_is_caught() -> None:
     middle = data.index(b"a" * 1000) + 500
     data[middle] = ord("b")  # still a valid pickle, of another string
     assert _decode(bytes(data)) is None
+
+
+def test_a_folder_others_can_write_into_is_not_read(repo: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    run(ResultsCache(str(folder)), repo)
+    assert (folder.stat().st_mode & 0o777) == 0o700  # created private
+    folder.chmod(0o777)  # anyone could plant an entry (a pickle) here
+    cache = ResultsCache(str(folder))
+    assert outcome(run(cache, repo)) == outcome(fresh(repo))
+    assert (cache.hits, cache.misses, cache.written) == (0, 0, 0)
+    assert cache.problem is not None and "others can write into it" in cache.problem
