@@ -10,18 +10,20 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
 from ..engine.tokens import ENCODINGS
 from ..terminal_text import visible
-from ..workspace.results_cache import CacheSettingError, ResultsCache
 from ..workspace.settings import Settings, SettingsError, load_settings, settings_notice
 from ..workspace.walk import WalkOptions
 from .errors import UsageError
 from .flag_types import option, positive_int, size
 from .report import say
+
+if TYPE_CHECKING:  # the cache is loaded by the commands that use it, not at every start
+    from ..workspace.results_cache import ResultsCache
 
 #: argparse destination -> ChunkOptions field.
 CHUNK_FLAGS: dict[str, str] = {
@@ -128,6 +130,8 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
 def results_cache(args: argparse.Namespace) -> ResultsCache:
     """The results cache of a run: the user's, or none with ``--no-cache``. Raises UsageError
     for a cap that is not a number (``CHUNK_EXPLORER_CACHE_MB``)."""
+    from ..workspace.results_cache import CacheSettingError, ResultsCache
+
     try:
         return ResultsCache.default(enabled=not args.no_cache)
     except CacheSettingError as exc:

@@ -252,7 +252,7 @@ class ResultsCache:
         ray_address: str | None = None,
         shared_storage: bool = False,
         **options: Any,
-    ) -> Iterator[BatchResult]:
+    ) -> Generator[BatchResult, None, None]:
         """:func:`~explorer.engine.batch.chunk_batch_stream`, with the files whose result is
         known answered from the cache. Only analyses are kept: a batch that keeps its
         chunks, has no analyzer, one whose arguments have no stable description, or runs
@@ -260,7 +260,7 @@ class ResultsCache:
         written by others (its entries are not trusted)."""
         batch_options = checked_options(jobs, timeout, engine, **dict(options))  # bad arguments fail here
         described = None if analyze is None else _describe(analyze)
-        if keep_chunks or described is None or engine != "local" or not self._trusted():
+        if analyze is None or described is None or keep_chunks or engine != "local" or not self._trusted():
             return chunk_batch_stream(files, jobs=jobs, on_progress=on_progress, analyze=analyze,
                                       keep_chunks=keep_chunks, timeout=timeout, max_bytes=max_bytes,
                                       engine=engine, ray_address=ray_address, shared_storage=shared_storage,
