@@ -13,8 +13,9 @@ name (the language is detected from the name, the path is in every chunk's conte
 batch's options and the file's own, the analyzer with its arguments (the settings of a
 sweep or an evaluation, the query sources), the package's version, the versions of the
 grammars and tokenizers, a stamp of the engine's own code (a checkout edited in place
-never reads results of the code before) and the content of a ``tokenizer.json``. Only
-results without an error are kept (a failure costs little and may be passing).
+never reads results of the code before) and the content of a ``tokenizer.json``. Results
+with an error are kept only when the content decides it (binary, not UTF-8, no grammar):
+a read error, a time-out or a crash may not happen again.
 
 On disk: one file per entry under ``$CHUNK_EXPLORER_CACHE/results`` (by default
 ``$XDG_CACHE_HOME/chunk-explorer/results``; ``CHUNK_EXPLORER_CACHE=off`` keeps nothing),
@@ -42,6 +43,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.batch import (
+    NOT_TEXT,
+    UNSUPPORTED,
     Analyzer,
     BatchFile,
     BatchResult,
@@ -75,6 +78,11 @@ _SUFFIX = ".entry"
 _STALE_TEMPORARY_SECONDS = 3600.0
 
 
+#: Failures kept like results: the same content and settings fail the same way (and a
+#: repository's few binary files would otherwise start the worker pool on every scan).
+_KEPT_FAILURES = frozenset({*NOT_TEXT, UNSUPPORTED})
+
+
 class CacheSettingError(ValueError):
     """The cache's setting (``CHUNK_EXPLORER_CACHE_MB``) is not one the cache can use."""
 
@@ -106,6 +114,25 @@ class Entry:
     bytes: int
     seconds: float
     analysis: Any
+    error: str | None = None
+    error_kind: str | None = None
+
+    @classmethod
+    def of(cls, result: BatchResult) -> Entry | None:
+        """What to keep of ``result``: an analysis, or a failure that the content alone
+        decides (not text, a language without a grammar); None for the others (a read
+        error, a time-out, a crash may not happen again)."""
+        if result.ok:
+            return None if result.analysis is None else cls(result.language, result.bytes, result.seconds,
+                                                            result.analysis)
+        if result.error_kind in _KEPT_FAILURES:
+            return cls(result.language, result.bytes, result.seconds, None, result.error, result.error_kind)
+        return None
+
+    def result(self, label: str, index: int) -> BatchResult:
+        return BatchResult(label, self.language, [] if self.error is None else None, error=self.error,
+                           error_kind=self.error_kind, bytes=self.bytes, seconds=self.seconds,
+                           analysis=self.analysis, index=index)
 
 
 class ResultsCache:
@@ -282,8 +309,7 @@ class ResultsCache:
             if entry is None:
                 missed.append(index)
                 continue
-            result = BatchResult(job.label, entry.language, [], bytes=entry.bytes, seconds=entry.seconds,
-                                 analysis=entry.analysis, index=index)
+            result = entry.result(job.label, index)
             known[index] = result
             done += 1
             if on_progress is not None:
@@ -311,8 +337,9 @@ class ResultsCache:
                 result.index = index
                 key = keys.pop(position, None)
                 position += 1
-                if key is not None and result.ok and result.analysis is not None:
-                    self.put(key, Entry(result.language, result.bytes, result.seconds, result.analysis))
+                kept = None if key is None else Entry.of(result)
+                if key is not None and kept is not None:
+                    self.put(key, kept)
                 yield result
         finally:
             close = getattr(stream, "close", None)
@@ -467,8 +494,8 @@ def _code_stamp() -> str:
 
 
 def _encode(entry: Entry) -> bytes:
-    payload = pickle.dumps((entry.language, entry.bytes, entry.seconds, entry.analysis),
-                           protocol=pickle.HIGHEST_PROTOCOL)
+    payload = pickle.dumps((entry.language, entry.bytes, entry.seconds, entry.analysis, entry.error,
+                            entry.error_kind), protocol=pickle.HIGHEST_PROTOCOL)
     compressed = len(payload) >= _COMPRESS_FROM
     if compressed:
         payload = zlib.compress(payload, 1)
@@ -486,7 +513,6 @@ def _decode(data: bytes) -> Entry | None:
     if hashlib.sha256(payload).digest() != checksum:
         return None
     try:
-        language, size, seconds, analysis = pickle.loads(zlib.decompress(payload) if compressed else payload)
+        return Entry(*pickle.loads(zlib.decompress(payload) if compressed else payload))
     except Exception:  # written by another build of the classes: rebuilt
         return None
-    return Entry(language, size, seconds, analysis)
