@@ -32,7 +32,7 @@ from .html_report import add_html_option, check_html_target, write_html
 from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
-from .report import error, eval_progress, say
+from .report import error, eval_progress, say, warn_about_cache
 from .save_setting import check_save_target, save_setting
 from .settings_grid import add_axes, build_settings, current_index, merge_equivalents, pick_setting
 from .tradeoff import print_source_advice, print_tradeoff
@@ -158,6 +158,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="write the recommended setting to the settings file (.chunk-explorer.toml)")
     output.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no run summary")
     add_history_options(parser)
+    cli_options.add_cache_option(parser)
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
     cli_options.add_settings_options(parser)
@@ -239,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
     except RetrieverError as exc:
         raise UsageError(str(exc)) from None
 
+    cache = cli_options.results_cache(args)
     files_plan = frame.walk()
     try:
         with eval_progress(len(files_plan.files), len(settings), frame.show_progress) as (on_progress, on_setting):
@@ -246,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
                                         query_source=args.queries, retriever=retriever, config=config,
                                         reference=reference, jobs=frame.jobs, on_progress=on_progress,
                                         on_setting=on_setting, history=history_rules(args),
-                                        history_cache=history_cache(args))
+                                        history_cache=history_cache(args), results_cache=cache)
     except QueryFileError as exc:
         raise UsageError(f"--queries {args.queries}: {exc}") from None
     except RuntimeError as exc:  # EmbeddingError: the endpoint failed
@@ -254,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     finally:
         close_retriever(retriever)
+    warn_about_cache(cache.problem)
 
     result = evaluation.result
     skipped: list[SkipRecord] = [*files_plan.skipped, *evaluation.unreadable, *result.not_text]

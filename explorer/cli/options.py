@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.batch import default_jobs
 from ..engine.options import CONTEXT_MODES, FITS, SIZE_UNITS, STRATEGIES, ChunkOptions
@@ -21,6 +21,9 @@ from ..workspace.walk import WalkOptions
 from .errors import UsageError
 from .flag_types import option, positive_int, size
 from .report import say
+
+if TYPE_CHECKING:  # the cache is loaded by the commands that use it, not at every start
+    from ..workspace.results_cache import ResultsCache
 
 #: argparse destination -> ChunkOptions field.
 CHUNK_FLAGS: dict[str, str] = {
@@ -115,6 +118,24 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-j", "--jobs", type=positive_int, metavar="N",
                         help=f"worker processes (default: all cores, {default_jobs()} here)")
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-cache", action="store_true",
+                        help="chunk every file again (default: a file unchanged since a run with the same settings "
+                             "is answered from $XDG_CACHE_HOME/chunk-explorer/results; CHUNK_EXPLORER_CACHE=off "
+                             "keeps nothing)")
+
+
+def results_cache(args: argparse.Namespace) -> ResultsCache:
+    """The results cache of a run: the user's, or none with ``--no-cache``. Raises UsageError
+    for a cap that is not a number (``CHUNK_EXPLORER_CACHE_MB``)."""
+    from ..workspace.results_cache import CacheSettingError, ResultsCache
+
+    try:
+        return ResultsCache.default(enabled=not args.no_cache)
+    except CacheSettingError as exc:
+        raise UsageError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,12 @@ def warn_about_walk(files_plan: WalkPlan) -> None:
         say(f"chunk-explorer: warning: ignore file not read: {visible(warning)}")
 
 
+def warn_about_cache(problem: str | None) -> None:
+    """Why the results cache was not used or not written (the run itself went on), on stderr."""
+    if problem:
+        say(f"chunk-explorer: warning: {visible(problem)}")
+
+
 def error(message: str) -> None:
     say(f"chunk-explorer: error: {message}")
 

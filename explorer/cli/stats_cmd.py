@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..display import QUALITY_COLUMNS as COLUMNS
 from ..display import plural
-from ..engine.batch import BatchFile, chunk_batch_stream
+from ..engine.batch import BatchFile
 from ..engine.batch.tally import RunTally
 from ..engine.measure.analyzers import analyze_quality
 from ..engine.measure.problems import file_record
@@ -21,7 +21,7 @@ from . import options as cli_options
 from .frame import Frame
 from .outcome import Outcome
 from .output import console, print_json
-from .report import progress_bar, say, summary_lines
+from .report import progress_bar, say, summary_lines, warn_about_cache
 from .verbs import SUMMARIES
 
 if TYPE_CHECKING:  # rich is imported when a table is printed, not at start-up
@@ -52,12 +52,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no run summary")
     cli_options.add_walk_options(parser)
     cli_options.add_jobs_option(parser)
+    cli_options.add_cache_option(parser)
     cli_options.add_settings_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     frame = Frame.open(args)
+    cache = cli_options.results_cache(args)
     files_plan = frame.walk()
     jobs = frame.jobs
     analyzer = partial(analyze_quality, baseline=args.compare == "lines")
@@ -67,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
     with progress_bar(len(files_plan.files), "measuring", frame.show_progress) as on_progress:
         batch = [BatchFile(path=f.path, name=f.rel) for f in files_plan.files]
-        stream = chunk_batch_stream(batch, jobs=jobs, on_progress=on_progress, analyze=analyzer,
-                                    keep_chunks=False, options=frame.options)
+        stream = cache.stream(batch, jobs=jobs, on_progress=on_progress, analyze=analyzer, keep_chunks=False,
+                              options=frame.options)
         for walked, result in zip(files_plan.files, stream):
             measures, found, lines = result.analysis if result.ok else (None, None, None)
             tally.add(result, walked.rel, chunks=measures.chunks if measures else None)
@@ -79,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
                 if lines is not None:
                     baseline.append(lines)
     seconds = time.perf_counter() - started
+    warn_about_cache(cache.problem)
 
     summary = summarize(measured)
     baseline_summary = summarize(baseline) if args.compare == "lines" else None

@@ -14,6 +14,7 @@ from ..engine.retrieval.pareto import pareto
 from ..engine.retrieval.recommend import SourceAdvice, advice_by_source, recommend, sources_disagree
 from ..workspace.evaluate import DEFAULT_BUDGETS, budget_config, evaluate_paths
 from ..workspace.export import OutputError, json_header
+from ..workspace.results_cache import ResultsCache
 from ..workspace.settings import SettingsError
 from ..workspace.sweep import sweep_paths
 from ..workspace.walk import WalkPlan
@@ -26,7 +27,7 @@ from .html_report import add_html_option, check_html_target, write_html
 from .outcome import Outcome
 from .output import console, print_json
 from .recommendation import add_objective, print_recommendation
-from .report import error, eval_progress, progress_bar, say
+from .report import error, eval_progress, progress_bar, say, warn_about_cache
 from .save_setting import check_save_target, save_setting
 from .settings_grid import add_axes, build_settings, current_index, merge_equivalents, pick_setting
 from .sweep_render import (
@@ -81,6 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                 + ", ".join(f"{n} {unit}" for unit, n in DEFAULT_BUDGETS.items()) + ")")
     add_objective(retrieval)
     add_history_options(parser)
+    cli_options.add_cache_option(parser)
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print JSON instead of the table and chart")
     output.add_argument("--no-chart", action="store_true", help="the table only")
@@ -114,12 +116,14 @@ def run(args: argparse.Namespace) -> int:
         check_save_target(frame)
     check_html_target(args)
     current = current_index(settings, frame.options)
+    cache = cli_options.results_cache(args)
 
     files_plan = frame.walk()
     with progress_bar(len(files_plan.files), f"sweeping {len(settings)} settings", frame.show_progress) as on_progress:
         result = sweep_paths(files_plan, settings, jobs=frame.jobs, on_progress=on_progress,
-                             embedding_dim=args.embedding_dim)
-    retrieval = _retrieval(frame, files_plan, settings, current) if args.retrieval else None
+                             embedding_dim=args.embedding_dim, cache=cache)
+    retrieval = _retrieval(frame, files_plan, settings, current, cache) if args.retrieval else None
+    warn_about_cache(cache.problem)
     recommendation = None
     advice: list[SourceAdvice] = []
     warning = None
@@ -199,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
     return outcome.status
 
 
-def _retrieval(frame: Frame, files_plan: WalkPlan, settings: list[ChunkOptions], current: int | None) -> EvalResult:
+def _retrieval(frame: Frame, files_plan: WalkPlan, settings: list[ChunkOptions], current: int | None,
+               cache: ResultsCache) -> EvalResult:
     """``--retrieval``: the evaluation of ``chunk-explorer eval`` over the same files and settings."""
     budget, unit = budget_config(frame.args.budget, settings)
     config = EvalConfig(budget=budget, budget_unit=unit)
@@ -207,4 +212,4 @@ def _retrieval(frame: Frame, files_plan: WalkPlan, settings: list[ChunkOptions],
         return evaluate_paths(files_plan, settings, walk=frame.resolved.walk, queries=frame.args.queries,
                               config=config, reference=current or 0, jobs=frame.jobs, on_progress=on_progress,
                               on_setting=on_setting, history=history_rules(frame.args),
-                              history_cache=history_cache(frame.args)).result
+                              history_cache=history_cache(frame.args), results_cache=cache).result

@@ -41,10 +41,11 @@ def check_writable(path: str | os.PathLike[str]) -> str:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[IO]:
+def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False, durable: bool = True) -> Iterator[IO]:
     """Open a stream (text, UTF-8, or ``binary``) whose content replaces ``path`` only when the block ends
     without an exception. On failure the temporary file is removed and ``path``
-    is left as it was."""
+    is left as it was. ``durable=False`` skips the flush to disk before the rename: for a cache
+    whose entries check themselves (a sync per entry would cost more than the work it saves)."""
     target = check_writable(path)
     if _is_special(target):
         # A device, a pipe or a socket (``-o /dev/null``, ``-o /dev/stdout``, a FIFO): renaming a
@@ -73,7 +74,8 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         with handle_cm as handle:
             yield handle
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
             if anonymous is not None:
                 _copy_mode(target, fd)
                 temp = _link_temporary(fd, directory, name)
@@ -89,9 +91,9 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         raise
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically."""
-    with atomic_writer(path, binary=isinstance(data, bytes)) as handle:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, durable: bool = True) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically (``durable``: see :func:`atomic_writer`)."""
+    with atomic_writer(path, binary=isinstance(data, bytes), durable=durable) as handle:
         handle.write(data)
 
 

@@ -34,6 +34,7 @@ from ..engine.retrieval.queries import normalize_path
 from ..engine.retrieval.results import READING_HISTORY
 from .history import mine_history
 from .history.mine import DEFAULT_CACHE
+from .results_cache import ResultsCache, runner_of
 from .sources import read_sources
 from .walk import PathArg, Skipped, WalkOptions, WalkPlan, plan_of
 
@@ -79,13 +80,16 @@ def evaluate_paths(
     keep_prepared: bool = False,
     history: HistoryRules | None = None,
     history_cache: str | None = DEFAULT_CACHE,
+    results_cache: ResultsCache | None = None,
 ) -> PathsEvaluation:
     """Evaluate ``settings`` (see :func:`explorer.engine.retrieval.evaluate`) over the
     files under ``paths`` (directories walked with ``walk``), or over the files of a
     ready ``WalkPlan``. ``reference`` indexes ``settings``. Query-file paths are
     resolved by :func:`resolve_query_paths`. ``history``: which commits give history
     queries (the defaults of :class:`HistoryRules` when None); ``history_cache``: where the
-    definitions of files parsed from the history are kept (see :func:`mine_history`). Raises FileNotFoundError for a path that does not
+    definitions of files parsed from the history are kept (see :func:`mine_history`);
+    ``results_cache``: the chunkings kept between runs (an unchanged file is not chunked
+    again; None: none). Raises FileNotFoundError for a path that does not
     exist, ValueError for no settings, QueryFileError for a query file that names
     unknown files or lines; RuntimeError from the retriever (an endpoint that failed)."""
     files_plan = plan_of(paths, walk)
@@ -104,7 +108,8 @@ def evaluate_paths(
     config = config or EvalConfig()
     started = time.perf_counter()
     prepared = prepare(sources, settings, queries=queries, query_source=query_source, config=config, jobs=jobs,
-                       on_progress=on_progress, should_stop=should_stop)
+                       on_progress=on_progress, should_stop=should_stop,
+                       run_batch=runner_of(results_cache))
     if isinstance(queries, str) and HISTORY in parse_sources(queries) and prepared.complete:
         add_history(prepared, files_plan.root, history, max_bytes, jobs, on_progress, should_stop, history_cache)
     result = evaluate_prepared(prepared, retriever, config=config, reference=prepared.settings.index(settings[reference]),

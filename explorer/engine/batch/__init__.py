@@ -21,7 +21,7 @@ the worker, and only its return value comes back (:mod:`explorer.engine.measure.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable, Mapping, Sized
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sized
 from typing import TYPE_CHECKING, Any
 
 from ..files import DEFAULT_MAX_BYTES
@@ -51,7 +51,8 @@ if TYPE_CHECKING:
 __all__ = [
     "BINARY", "CRASH", "ENGINES", "ERROR", "NOT_TEXT", "OPTIONS", "READ", "TASK_BYTES", "TASK_FILES", "TIMEOUT",
     "UNDECODABLE", "UNSUPPORTED", "Analyzer", "BatchFile", "BatchResult", "ProgressCallback", "chunk_batch",
-    "chunk_batch_stream", "default_jobs", "kept_from_workers", "run_jobs", "tasks_of",
+    "as_batch_file", "checked_options", "chunk_batch_stream", "default_jobs", "kept_from_workers", "run_jobs",
+    "tasks_of", "BatchRunner",
 ]
 
 #: The names of :mod:`.task` this package gives, imported on first use: the parser, the
@@ -70,6 +71,10 @@ def __getattr__(name: str) -> Any:
     value = getattr(task, name)
     globals()[name] = value  # found once: later lookups do not come here
     return value
+
+#: What runs a batch for a caller: :func:`chunk_batch_stream` itself, or anything with its
+#: signature and results (a results cache that answers the files it already knows).
+BatchRunner = Callable[..., "Iterator[BatchResult]"]
 
 
 #: The runners ``engine=`` chooses from.
@@ -155,19 +160,12 @@ def chunk_batch_stream(
 ) -> Generator[BatchResult, None, None]:
     """Like :func:`chunk_batch`, yielding each result as soon as it and every result
     before it are ready. Stopping early (``close()``) cancels the remaining work."""
-    base = options.pop("options", None)
-    opts = ChunkOptions.build(base, **options)  # invalid options fail here, not per file
-    if jobs is not None and int(jobs) < 1:
-        raise ValueError(f"jobs must be >= 1, not {jobs}")
-    if timeout is not None and not timeout > 0:
-        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    opts = checked_options(jobs, timeout, engine, **options)
     from .task import BatchSettings
 
     settings = BatchSettings(opts, analyze, keep_chunks, timeout, max_bytes)
     total = len(files) if isinstance(files, Sized) else None
-    inputs = (_as_batch_file(item) for item in files)
+    inputs = (as_batch_file(item) for item in files)
     if engine == "ray":
         from .ray import run_ray  # Ray is imported only when asked for
 
@@ -181,7 +179,23 @@ def chunk_batch_stream(
     return run_pool(inputs, total, settings, on_progress, jobs)
 
 
-def _as_batch_file(item: Any) -> BatchFile:
+def checked_options(jobs: int | None = None, timeout: float | None = None, engine: str = "local",
+                    **options: Any) -> ChunkOptions:
+    """The options of a batch (``options=`` a base, with overrides), once its arguments are
+    checked: invalid ones raise ValueError here, before any work, not per file."""
+    base = options.pop("options", None)
+    opts = ChunkOptions.build(base, **options)
+    if jobs is not None and int(jobs) < 1:
+        raise ValueError(f"jobs must be >= 1, not {jobs}")
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    return opts
+
+
+def as_batch_file(item: Any) -> BatchFile:
+    """A batch item (see :func:`chunk_batch`) as a :class:`BatchFile`."""
     from .task import BatchFile
 
     if isinstance(item, BatchFile):

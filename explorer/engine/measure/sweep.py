@@ -36,7 +36,7 @@ from functools import partial
 from itertools import product
 from typing import Any
 
-from ..batch import BatchFile, BatchResult, ProgressCallback, chunk_batch_stream, default_jobs
+from ..batch import BatchFile, BatchResult, BatchRunner, ProgressCallback, chunk_batch_stream, default_jobs
 from ..batch.skips import SkippedInput, SkipRecord, count_reasons
 from ..cancel import ShouldStop, stop_asked
 from ..options import ChunkOptions
@@ -239,6 +239,7 @@ def sweep(
     on_progress: ProgressCallback | None = None,
     should_stop: ShouldStop | None = None,
     embedding_dim: int = DEFAULT_EMBEDDING_DIM,
+    run_batch: BatchRunner = chunk_batch_stream,
 ) -> SweepResult:
     """Measure every setting over ``files``.
 
@@ -248,7 +249,8 @@ def sweep(
     caller's ``skipped`` records are carried into the result for its report.
     ``on_progress`` is called as ``(completed, total, BatchResult)`` per file;
     ``should_stop()`` is checked after each file (a stopped sweep has ``complete=False``
-    and covers the files done so far). Invalid settings raise ValueError before any work."""
+    and covers the files done so far). ``run_batch`` runs the batch (a results cache
+    answers the files it knows). Invalid settings raise ValueError before any work."""
     resolved = tuple(_as_options(s, base) for s in settings)
     resolved = tuple(dict.fromkeys(resolved))  # drop duplicates, keep order
     if not resolved:
@@ -265,7 +267,7 @@ def sweep(
     too_big = [[0, 0] for _ in resolved]  # per setting: definitions cut because too big, all definitions
     result = SweepResult(root, [], skipped=list(skipped), jobs=jobs, embedding_dim=embedding_dim)
     parse_options = replace(resolved[0], strategy="ast")  # the tree serves every setting
-    stream = chunk_batch_stream(
+    stream = run_batch(
         batch, jobs=jobs, on_progress=on_progress, analyze=partial(analyze_settings, resolved),
         keep_chunks=False, options=parse_options,
     )
@@ -276,7 +278,9 @@ def sweep(
                 result.complete = False
                 break
     finally:
-        stream.close()  # stops the pool when leaving early
+        close = getattr(stream, "close", None)  # a generator: closing it stops the pool
+        if close is not None:
+            close()
     result.seconds = time.perf_counter() - started
     result.settings = [
         SettingResult(i, options, summarize(per_setting[i]), text_bytes[i], embedding_dim, chunk_seconds[i],

@@ -34,7 +34,7 @@ from functools import partial
 import numpy as np
 
 from ..api import parse
-from ..batch import BatchFile, BatchResult, chunk_batch_stream, default_jobs
+from ..batch import BatchFile, BatchResult, BatchRunner, chunk_batch_stream, default_jobs
 from ..batch.skips import SkippedInput
 from ..cancel import Cancelled, ShouldStop, stop_asked
 from ..measure.per_setting import chunk_settings
@@ -270,6 +270,7 @@ def prepare(
     should_stop: ShouldStop | None = None,
     history: Sequence[CommitQuery] | None = None,
     history_funnel: HistoryFunnel | None = None,
+    run_batch: BatchRunner = chunk_batch_stream,
 ) -> Prepared:
     """Step 1: chunk every file under every setting (in parallel) and build the queries.
 
@@ -280,7 +281,8 @@ def prepare(
     ``history`` (read by the caller: the engine reads no repository) become queries
     (:func:`add_history_queries`; without it, add them later). Raises ValueError for no
     settings or an unknown source, and :class:`QueryFileError` for query-file lines that
-    name unknown files or lines."""
+    name unknown files or lines. ``run_batch`` runs the chunking batch (a results cache
+    answers the files it knows)."""
     config = config or EvalConfig()
     resolved = tuple(dict.fromkeys(settings))
     if not resolved:
@@ -311,8 +313,8 @@ def prepare(
         if on_progress is not None:
             on_progress(EvalProgress(CHUNKING, done, total, path=result.path))
 
-    stream = chunk_batch_stream(batch, jobs=jobs, on_progress=progress, analyze=analyzer, keep_chunks=False,
-                                options=batch_options)
+    stream = run_batch(batch, jobs=jobs, on_progress=progress, analyze=analyzer, keep_chunks=False,
+                       options=batch_options)
     try:
         for item in stream:
             _collect(item, contents, prepared)

@@ -33,6 +33,7 @@ from explorer.engine.retrieval.recommend import (
 )
 from explorer.engine.retrieval.results import READING_HISTORY
 from explorer.workspace.evaluate import evaluate_paths
+from explorer.workspace.results_cache import ResultsCache
 from explorer.workspace.walk import WalkOptions, plan
 
 #: Share of the progress bar given to chunking; the settings share the rest.
@@ -144,7 +145,7 @@ def evaluate_directory(
     report(0.0, f"reading {len(files_plan.files):,} files")
     evaluation = evaluate_paths(files_plan, settings, walk=walk, config=config, queries=queries, reference=reference,
                                 jobs=jobs, on_progress=progressed, on_setting=setting_done, should_stop=should_stop,
-                                keep_prepared=True, history=history)
+                                keep_prepared=True, history=history, results_cache=ResultsCache.default())
     result, prepared = evaluation.result, evaluation.prepared
     if not result.complete or prepared is None or should_stop():
         return None

@@ -3,7 +3,9 @@
 The directory is walked as every command walks it (.gitignore, excludes, size cap);
 the files go to the engine's batch runner (a process pool, as the sweep's), whose
 workers chunk each file and find its problems (:func:`explorer.engine.measure.analyzers.analyze_problems`),
-sending back only the problems. The scan posts what finished every
+sending back only the problems. A file unchanged since a scan with the same parameters is
+answered from the results cache (:mod:`explorer.workspace.results_cache`), so the second
+start on a repository lists every row at once. The scan posts what finished every
 :data:`POST_EVERY` seconds, so rows appear as files finish without flooding the UI
 with one message per file.
 """
@@ -15,10 +17,11 @@ from collections.abc import Callable
 
 from textual.message import Message
 
-from explorer.engine.batch import BatchFile, BatchResult, chunk_batch_stream
+from explorer.engine.batch import BatchFile, BatchResult
 from explorer.engine.measure.analyzers import analyze_problems
 from explorer.engine.measure.problems import FileProblems
 from explorer.engine.options import ChunkOptions
+from explorer.workspace.results_cache import ResultsCache
 from explorer.workspace.walk import WalkOptions, plan
 
 from .messages import RepositoryScanned
@@ -32,7 +35,9 @@ def scan(
     root: str, walk: WalkOptions | None, options: ChunkOptions, jobs: int | None, generation: int,
     post: Callable[[Message], object], cancelled: Callable[[], bool],
 ) -> None:
-    """Walk ``root``, chunk every file with ``options`` and post its problems in batches."""
+    """Walk ``root``, chunk every file with ``options`` (or read its problems from the results
+    cache) and post its problems in batches."""
+    cache = ResultsCache.default()
     files_plan = plan([root], walk, root=root)
     total = len(files_plan.files)
     batch = [BatchFile(path=f.path, name=f.rel, size=f.size) for f in files_plan.files]
@@ -53,8 +58,8 @@ def scan(
             post(RepositoryScanned(found, failed, done, total, generation))
             found, failed, last_post = [], [], time.monotonic()
 
-    stream = chunk_batch_stream(batch, jobs=jobs, on_progress=finished, analyze=analyze_problems,
-                                keep_chunks=False, options=options)
+    stream = cache.stream(batch, jobs=jobs, on_progress=finished, analyze=analyze_problems, keep_chunks=False,
+                          options=options)
     try:
         for _ in stream:
             if cancelled():

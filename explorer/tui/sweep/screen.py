@@ -34,6 +34,7 @@ from explorer.engine.measure.per_setting import varied_fields
 from explorer.engine.measure.sweep import DEFAULT_MAX_SIZES, SweepResult, distinct_settings, settings_grid
 from explorer.engine.options import ChunkOptions, option_values
 from explorer.terminal_text import visible
+from explorer.workspace.results_cache import ResultsCache
 from explorer.workspace.sweep import sweep_paths
 
 from ..app_messages import QuerySourcesChosen, SettingChosen
@@ -252,7 +253,7 @@ Fields: a field takes what is typed; enter runs the sweep, escape leaves the fie
 
         def run(cancelled: Callable[[], bool]) -> SweepResult:
             return sweep_paths(root, settings, walk=walk, jobs=jobs, on_progress=self._progressed_in_worker,
-                               should_stop=cancelled)
+                               should_stop=cancelled, cache=ResultsCache.default())
 
         self.sweeping.start(run, "sweep the explored directory")
         return True
