@@ -307,6 +307,11 @@ def _header_move(
             return None  # a definition that fits is kept whole
         parts = _expand(src, flags, piece)
         return (head, parts) if parts is not None else None
+    line_start = src.line_start_at(head)
+    if line_start > win_start and src.data[line_start:head].isspace():
+        # From the line start when that fits too (the indentation goes with the header).
+        if _joins(src, flags, roles, piece, line_start, size, limits, max_size):
+            return line_start, None
     if _joins(src, flags, roles, piece, head, size, limits, max_size):
         return head, None
     return None

@@ -94,14 +94,18 @@ class Fitter:
         return limit
 
     def _reserve(self, line: int) -> int:
-        """An estimate of the path line, scope line and overlap of a chunk starting on ``line``."""
+        """The path line, scope line (the entities begun before the line) and overlap of a
+        chunk starting on ``line``."""
         builder = self.builder
         if not isinstance(builder, ContextBuilder):
             return 0
         src = self.src
         start = src.line_start(line)
         scope, _ = builder.structure.scope.around(start, start + 1, MAX_SCOPE)
-        context = ChunkContext(builder.filepath, None, True, tuple(builder.scope_entry(e) for e in scope))
+        # Not an entity that starts on the line: a chunk holding it whole has no scope line
+        # for it, and a definition that fits that room is kept whole.
+        context = ChunkContext(builder.filepath, None, True,
+                               tuple(builder.scope_entry(e) for e in scope if e.start < start))
         header = builder.header_lines(context)
         overlap = ""
         if self.overlap_lines and line > 0:
