@@ -263,6 +263,9 @@ def header_start(data: bytes, roles: bytes, node: Node, start: int, win_start: i
         x, parent = parent, parent.parent
     while parent is not None:
         role = roles[parent.kind_id]
+        count = parent.named_child_count
+        if not count:
+            break
         if role == _BODY:
             first = parent.named_child(0)
             if first is None or first.start_byte < bound:
@@ -272,7 +275,7 @@ def header_start(data: bytes, roles: bytes, node: Node, start: int, win_start: i
             if body is None or (body.start_byte < bound and body != x):
                 break  # the body lies before the piece
         else:
-            last = parent.named_child(parent.named_child_count - 1)
+            last = parent.named_child(count - 1)
             if last is None or (last.start_byte < bound and last != x):
                 break  # the piece is not the rest of this node
         if role in (_DEFINITION, _WRAPPER):
@@ -307,11 +310,11 @@ def _header_move(
             return None  # a definition that fits is kept whole
         parts = _expand(src, flags, piece)
         return (head, parts) if parts is not None else None
+    # From the line start when that fits too (the indentation goes with the header).
     line_start = src.line_start_at(head)
-    if line_start > win_start and src.data[line_start:head].isspace():
-        # From the line start when that fits too (the indentation goes with the header).
-        if _joins(src, flags, roles, piece, line_start, size, limits, max_size):
-            return line_start, None
+    indented = line_start > win_start and src.data[line_start:head].isspace()
+    if indented and _joins(src, flags, roles, piece, line_start, size, limits, max_size):
+        return line_start, None
     if _joins(src, flags, roles, piece, head, size, limits, max_size):
         return head, None
     return None
