@@ -309,7 +309,7 @@ def _header_move(
         if nodes is not None and _holds_definition(roles, nodes):
             return None  # a definition that fits is kept whole
         parts = _expand(src, flags, piece)
-        return (head, parts) if parts is not None else None
+        return (head, parts) if parts is not None and not _splits_definition(roles, piece, parts) else None
     # From the line start when that fits too (the indentation goes with the header).
     line_start = src.line_start_at(head)
     indented = line_start > win_start and src.data[line_start:head].isspace()
@@ -337,6 +337,24 @@ def _holds_definition(roles: bytes, nodes: Sequence[Node]) -> bool:
     return any(roles[n.kind_id] in (_DEFINITION, _WRAPPER) for n in nodes)
 
 
+def _splits_definition(roles: bytes, piece: tuple, parts: list[tuple]) -> bool:
+    """Whether opening ``piece`` into ``parts`` cuts through a definition inside it (one
+    group of a single node is opened a few levels down at once: see :func:`_opened_pieces`)."""
+    nodes = piece[2]
+    if nodes is None:
+        return False
+    top = {n.id for n in nodes}
+    start = piece[0]
+    for part in parts:
+        for node in part[2] or ():
+            above = node.parent
+            while above is not None and above.id not in top and above.start_byte >= start:
+                if roles[above.kind_id] in (_DEFINITION, _WRAPPER):
+                    return True
+                above = above.parent
+    return False
+
+
 def _joins(
     src: SourceText, flags: bytes, roles: bytes, piece: tuple, head: int, size: Callable[[int, int], int],
     limit_at: Callable[[int], int] | None, max_size: int,
@@ -353,6 +371,8 @@ def _joins(
             if nodes is not None and _holds_definition(roles, nodes):
                 return False
             parts = _expand(src, flags, piece)
+            if parts and _splits_definition(roles, piece, parts):
+                return False
         else:
             parts = _trim_blank_tail(src, piece) or _expand(src, flags, piece)
         if not parts:
