@@ -115,17 +115,16 @@ def test_the_header_opens_the_chunk_that_holds_the_body():
     assert chunks[holder.index - 1].text.endswith("return entries\n\n\n")
 
 
-@pytest.mark.parametrize("delta", [0, 1])
-def test_in_chars_a_method_needs_its_indentation_and_line_break(delta):
+def test_in_chars_a_method_needs_its_indentation_and_line_break():
     """Where the limit binds the code (fit text), the room is max_size; an indented method
-    needs its lines: indentation and line break count in chars."""
+    needs its lines: indentation and line break count in chars. At that size it is whole,
+    one below it is cut too big (its code alone would fit), never "split"."""
     method = (
         "    def get(self, key):\n"
         "        found = self.items.get(key)\n"
         "        return found\n"
     )
     size = len(method)  # its lines, indentation and final line break included
-    options = ChunkOptions.build(None, max_size=size - delta, size_unit="chars")
     code = (
         "class Store:\n"
         "    def put(self, key, value):\n"
@@ -134,16 +133,18 @@ def test_in_chars_a_method_needs_its_indentation_and_line_break(delta):
         "        return value\n"
         "\n" + method
     )
-    chunks, found, metrics = chunk_and_check(code, options)
-    kinds = [(p.kind, p.detail) for p in found.problems if p.excerpt == "def get(self, key):"]
-    if delta == 0:
-        assert held(chunks, code, "    def get")
-        assert kinds == []
-    else:  # one over: its code alone (without indentation and line break) would fit, it does not
-        assert len(method.strip()) <= options.max_size
-        assert not held(chunks, code, "    def get")
-        assert kinds == [("too-big", f"function_definition of {size} chars > {size - 1}, in 2 chunks")]
-    assert metrics.any_split == 0
+    for limit in (size, size - 1):
+        options = ChunkOptions.build(None, max_size=limit, size_unit="chars")
+        chunks, found, metrics = chunk_and_check(code, options)
+        kinds = [(p.kind, p.detail) for p in found.problems if p.excerpt == "def get(self, key):"]
+        if limit == size:
+            assert held(chunks, code, "    def get")
+            assert kinds == []
+        else:
+            assert len(method.strip()) <= limit
+            assert not held(chunks, code, "    def get")
+            assert kinds == [("too-big", f"function_definition of {size} chars > {limit}, in 2 chunks")]
+        assert metrics.any_split == 0
 
 
 BIG_BODY = "".join(f"        self.slot_{i} = compute_slot({i}, seed)\n" for i in range(40))
@@ -162,34 +163,22 @@ HEADERS = {
 @pytest.mark.parametrize("fit", ["text", "embedded"])
 @pytest.mark.parametrize("name", sorted(HEADERS))
 def test_no_chunk_ends_with_a_header_alone(name, fit):
+    """Whatever the window before holds (a function of 2 to 15 lines), the chunk holding
+    the header's first line holds the body's first line too."""
     header, first = HEADERS[name]
     body = first + "    def setup(self, seed):\n" + BIG_BODY if name == "class" else first + BIG_BODY.replace("self.", "")
-    code = (
-        "import functools\n\n\n"
-        "def prepare(entries):\n"
-        + "".join(f"    entries.append(make_entry({i}, 'entry-{i}'))\n" for i in range(8))
-        + "    return entries\n\n\n"
-        + header + body
-    )
     options = ChunkOptions.build(None, max_size=400, fit=fit)
-    chunks, _, _ = chunk_and_check(code, options)
-    first_line = header.splitlines(keepends=True)[0]
-    holder = next(c for c in chunks if first_line in c.text)
-    assert header + first in holder.text, [c.text[-80:] for c in chunks]
-    assert holder.text.startswith(header), "the header opens the chunk that holds the body"
-
-
-def test_a_typescript_class_header_opens_its_body():
-    filler = "".join(f"  registry.set('item-{i}', createItem({i}));\n" for i in range(10))
-    members = "".join(f"  field{i}: number = computeField({i}, this.seed);\n" for i in range(30))
-    code = (
-        "export function register(registry: Map<string, Item>): void {\n" + filler + "}\n\n"
-        "export class QueryCache extends Subscribable<Listener> {\n" + members + "}\n"
-    )
-    chunks = explorer.chunk("cache.ts", code, max_size=500)
-    assert "".join(c.text for c in chunks) == code
-    holder = next(c for c in chunks if "export class QueryCache" in c.text)
-    assert holder.text.startswith("export class QueryCache extends Subscribable<Listener> {\n  field0")
+    for lines in range(2, 16):
+        code = (
+            "import functools\n\n\n"
+            "def prepare(entries):\n"
+            + "".join(f"    entries.append(make_entry({i}, 'entry-{i}'))\n" for i in range(lines))
+            + "    return entries\n\n\n"
+            + header + body
+        )
+        chunks, _, _ = chunk_and_check(code, options)
+        holder = next(c for c in chunks if header.splitlines(keepends=True)[0] in c.text)
+        assert header + first in holder.text, (lines, [c.text[-80:] for c in chunks])
 
 
 def test_the_trace_tells_the_header_move_and_replays_to_the_chunks():
