@@ -31,9 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus
 
 import explorer
-from explorer.engine.api import parse
-from explorer.engine.context import make_context_builder
-from explorer.engine.fit import Fitter
+from explorer.engine.api import parse, room_for
 from explorer.engine.measure.quality import _captures, definition_spans
 from explorer.engine.options import ChunkOptions
 
@@ -108,17 +106,16 @@ def main() -> int:
 
 
 def _definitions(name: str, data: bytes, options: ChunkOptions, chunks: list) -> tuple[int, list[tuple[int, int]]]:
-    """Definitions that fit in the room left at their first line, and those of them split."""
+    """Definitions that fit in the room left at their first line (the chunker's own judge,
+    ``engine.fit.Room``), and those of them split."""
     parsed = parse(name, data, options)
     if parsed.root is None or parsed.language is None:
         return 0, []
-    fitter = Fitter(parsed, options, make_context_builder(parsed, options, parsed.path))
-    size = options.measure.sizer(parsed.source)
+    room = room_for(parsed, options)
     starts = [c.byte_range.start for c in chunks]
     fits, splits = 0, []
     for start, end, _kind, _top in definition_spans(parsed.root, parsed.language, _captures(parsed.root, parsed.language)):
-        line_start = parsed.source.line_start_at(start)
-        if size(line_start, end) > fitter.limit_at(line_start):
+        if not room.fits(start, end):
             continue
         fits += 1
         k = bisect_right(starts, start) - 1

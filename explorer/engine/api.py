@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from .cancel import Cancelled, ShouldStop
 from .chunker import Span, iter_spans
 from .context import ContextBuilding, make_context_builder
-from .fit import Fitter
+from .fit import Fitter, Room, fitted
 from .languages import CONTAINERS, GRAMMARS, NOTEBOOK, UNSAFE_GRAMMARS, extensions_for
 from .model import Chunk, Range
 from .options import ChunkOptions, Strategy
@@ -43,10 +43,8 @@ def iter_chunks(
     When sizes are checked on the final text (``fit="embedded"``, or any fit in tokens:
     see engine/fit.py), a file's chunks are all made before the first is yielded (a chunk
     over the limit makes the file be chunked again) and ``spans`` is not used."""
-    # A container file (Markdown, a component, a notebook) is chunked region by region.
-    regions = RegionContextBuilder(parsed, options, parsed.path) if parsed.regions else None
-    builder = regions or make_context_builder(parsed, options, parsed.path, structure)
-    if options.fit_embedded or options.size_unit == "tokens":
+    builder, regions = _builders(parsed, options, structure)
+    if fitted(options):
         yield from _fitted_chunks(parsed, options, builder, regions, should_stop)
         return
     make = _ChunkMaker(parsed, options, builder, None, regions)
@@ -54,6 +52,21 @@ def iter_chunks(
         made = make(index, span, total)
         assert isinstance(made, Chunk)  # without a fitter, every chunk is made
         yield made
+
+
+def _builders(
+    parsed: ParsedFile, options: ChunkOptions, structure: FileStructure | None = None
+) -> tuple[ContextBuilding, RegionContextBuilder | None]:
+    """The file's context builder, and the same when it is a container's (None otherwise)."""
+    # A container file (Markdown, a component, a notebook) is chunked region by region.
+    regions = RegionContextBuilder(parsed, options, parsed.path) if parsed.regions else None
+    return regions or make_context_builder(parsed, options, parsed.path, structure), regions
+
+
+def room_for(parsed: ParsedFile, options: ChunkOptions, structure: FileStructure | None = None) -> Room:
+    """The room the chunker gives code in ``parsed`` under ``options``, by where a chunk
+    starts (:class:`~explorer.engine.fit.Room`): what "a definition fits" is judged by."""
+    return Room(parsed, options, lambda: _builders(parsed, options, structure)[0])
 
 
 def _fitted_chunks(
@@ -134,10 +147,10 @@ class _ChunkMaker:
         if tokens and size > self.max_size:
             return size, text  # token counts merge across lines: the chunker's estimate fell short
         if fitter is not None and fitter.embedded:
-            fitted = fitter.fit(context, text, overlap_text, size, code_exact=tokens)
-            if fitted is None:
+            fit = fitter.fit(context, text, overlap_text, size, code_exact=tokens)
+            if fit is None:
                 return size, text
-            contextualized, embedded_size, overlap_text = fitted
+            contextualized, embedded_size, overlap_text = fit
         else:
             contextualized = self.builder.contextualize(context, text, overlap_text)
             if fitter is not None:
@@ -213,7 +226,7 @@ def chunk_parsed(
     if paused:
         gc.disable()
     try:
-        if options.fit_embedded or options.size_unit == "tokens":
+        if fitted(options):
             return list(iter_chunks(parsed, options, structure=structure, should_stop=should_stop))
         spans = _checked(spans_of(parsed, options), should_stop)
         return _checked(

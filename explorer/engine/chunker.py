@@ -17,6 +17,11 @@ keywords join the first named child, trailing ones the last, and comments,
 decorators and attributes directly above a node join it. A group that fits is
 never split, so a definition that fits in one chunk stays whole and keeps its
 doc comment. Pieces live on an explicit stack: nesting depth costs nothing.
+
+A definition too big for one chunk is cut inside, but its header (its first lines up to
+the body, decorators included) never ends a chunk alone: when the window would close
+right after a header, the header moves to the next chunk, and when the window holds
+only the header, the body is opened so that its first part joins it.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import NamedTuple
 
 from tree_sitter import Language, Node
 
-from .kinds import ATTACH_FORWARD, holds_body, is_comment
+from .kinds import ATTACH_FORWARD, WRAPPER_KINDS, definition_kinds, holds_body, is_comment, is_statement_container
 from .model import ForcedCut
 from .options import ChunkOptions
 from .parse import ParsedFile
@@ -98,6 +103,7 @@ def iter_spans(
     data = src.data
     line_ends = _LINE_ENDS
     flags = kind_flags(parsed.tree.language) if parsed.tree is not None else b""
+    roles = header_roles(parsed.tree.language, parsed.language) if parsed.tree is not None and parsed.language else b""
     stack: list[tuple] = [(low, high, (root,) if root is not None else None, CLEAN)]
     pop, push = stack.pop, stack.extend
     win_start: int | None = None
@@ -140,6 +146,28 @@ def iter_spans(
                     piece_size = size(start, end)
                 else:
                     cut = piece[3]
+                move = _header_move(src, flags, roles, root, piece, win_start, size, limits, max_size) if roles else None
+                if move is not None:
+                    head, parts = move
+                    if parts is not None:
+                        # The window holds a definition's header alone: the piece is opened
+                        # so that its first part joins the header.
+                        if trace:
+                            trace("open_body", Piece._make(piece), win_start, [Piece._make(p) for p in parts])
+                        win_size = size(win_start, start)
+                        push(reversed(parts))
+                        continue
+                    # The window ends with the header of the definition this piece continues:
+                    # the header opens the next chunk, which this piece (or its first part) joins.
+                    if trace:
+                        trace("keep_header", Piece(head, start, None, CLEAN), win_start, None)
+                    yield Span(win_start, head, win_cut, CLEAN)
+                    win_start, win_cut, win_size = head, CLEAN, size(head, start)
+                    if limits is not None:
+                        limit = limits(head)
+                    line_piece_start, line_piece_cut = (head, CLEAN) if data[head - 1] in line_ends else (-1, CLEAN)
+                    stack.append(piece)
+                    continue
                 if trace:
                     trace("close", Piece._make(piece), win_start, None)
                 yield Span(win_start, start, win_cut, cut)
@@ -190,6 +218,192 @@ def iter_spans(
         if trace:
             trace("finish", Piece(high, high, None), win_start, None)
         yield Span(win_start, high, win_cut, CLEAN)
+
+
+#: Node kind roles for :func:`header_start`.
+_OTHER, _BODY, _DEFINITION, _WRAPPER = 0, 1, 2, 3
+_ROLES: dict[tuple[Language, str], bytes] = {}
+
+
+def header_roles(language: Language, name: str) -> bytes:
+    """For each node kind id of a language: a definition (the kinds the quality measures keep
+    whole), a wrapper of one (decorators, ``export``), a body of statements or members, or
+    another kind."""
+    key = (language, name)
+    roles = _ROLES.get(key)
+    if roles is None:
+        table = bytearray(_ERROR_KIND + 1)
+        definitions = definition_kinds(name)
+        for kind in range(language.node_kind_count):
+            if not language.node_kind_is_named(kind):
+                continue
+            kind_name = language.node_kind_for_id(kind) or ""
+            if kind_name in definitions:
+                table[kind] = _DEFINITION
+            elif kind_name in WRAPPER_KINDS:
+                table[kind] = _WRAPPER
+            elif holds_body(kind_name) or is_statement_container(kind_name):
+                table[kind] = _BODY
+        roles = _ROLES[key] = bytes(table)
+    return roles
+
+
+def header_start(data: bytes, roles: bytes, node: Node, start: int, win_start: int) -> int | None:
+    """Where the header of the definition that a piece starting at ``start`` continues
+    begins, when only that header lies between there and ``start``: nothing of the body
+    (``node``, the piece's first node, or an ancestor the piece begins, comes first in it).
+    The header takes in the decorators, attributes and comments directly above. An outer
+    definition whose header starts in the window (``win_start`` on), and whose body this
+    one opens, is taken in too. None when no definition's header ends the window."""
+    head: int | None = None
+    bound = start  # nothing of a body may start before this (then: before the header)
+    x = node
+    parent = x.parent
+    while parent is not None and parent.start_byte >= start:  # nodes the piece begins
+        x, parent = parent, parent.parent
+    while parent is not None:
+        role = roles[parent.kind_id]
+        count = parent.named_child_count
+        if not count:
+            break
+        if role == _BODY:
+            first = parent.named_child(0)
+            if first is None or first.start_byte < bound:
+                break  # a statement or member of the body comes first
+        elif role == _DEFINITION:
+            body = _body_of(parent)
+            if body is None or (body.start_byte < bound and body != x):
+                break  # the body lies before the piece
+        else:
+            last = parent.named_child(count - 1)
+            if last is None or (last.start_byte < bound and last != x):
+                break  # the piece is not the rest of this node
+        if role in (_DEFINITION, _WRAPPER):
+            if head is not None and parent.start_byte < win_start:
+                break  # an outer header that an earlier chunk holds
+            head = bound = _above(data, parent)
+        elif head is not None and parent.start_byte < win_start:
+            break
+        x, parent = parent, parent.parent
+    return head
+
+
+def _header_move(
+    src: SourceText, flags: bytes, roles: bytes, root: Node | None, piece: tuple, win_start: int,
+    size: Callable[[int, int], int], limits: Callable[[int], int] | None, max_size: int,
+) -> tuple[int, list[tuple] | None] | None:
+    """What to do when ``piece``, which fits alone, is to close the window, when the window
+    ends with the header of a definition that the piece continues (see the module doc):
+    ``(header start, None)`` to close the window before the header and open the next one
+    with it, ``(header start, parts)`` to open the piece instead when the window holds the
+    header alone; None to close the window as usual (no header, a piece holding a
+    definition, or neither the piece nor its first part fits after the header)."""
+    start, end, nodes, _cut = piece
+    first = nodes[0] if nodes is not None else _node_at(src, root, start, end)
+    if first is None:
+        return None
+    head = header_start(src.data, roles, first, start, win_start)
+    if head is None:
+        return None
+    if head <= win_start or not src.nws(win_start, head):
+        if nodes is not None and _holds_definition(roles, nodes):
+            return None  # a definition that fits is kept whole
+        parts = _expand(src, flags, piece)
+        return (head, parts) if parts is not None and not _splits_definition(roles, piece, parts) else None
+    # From the line start when that fits too (the indentation goes with the header).
+    line_start = src.line_start_at(head)
+    indented = line_start > win_start and src.data[line_start:head].isspace()
+    if indented and _joins(src, flags, roles, piece, line_start, size, limits, max_size):
+        return line_start, None
+    if _joins(src, flags, roles, piece, head, size, limits, max_size):
+        return head, None
+    return None
+
+
+def _node_at(src: SourceText, root: Node | None, start: int, end: int) -> Node | None:
+    """The smallest node at the first non-blank byte of a stretch of a token (None: blank)."""
+    data = src.data
+    at = start
+    while at < end and data[at] in _WS_BYTES:
+        at += 1
+    if root is None or at >= end:
+        return None
+    return root.descendant_for_byte_range(at, at + 1)
+
+
+def _holds_definition(roles: bytes, nodes: Sequence[Node]) -> bool:
+    """Whether a piece's nodes hold a definition (or its wrapper): a piece that fits is then
+    kept whole, never opened for a header's sake."""
+    return any(roles[n.kind_id] in (_DEFINITION, _WRAPPER) for n in nodes)
+
+
+def _splits_definition(roles: bytes, piece: tuple, parts: list[tuple]) -> bool:
+    """Whether opening ``piece`` into ``parts`` cuts through a definition inside it (one
+    group of a single node is opened a few levels down at once: see :func:`_opened_pieces`)."""
+    nodes = piece[2]
+    if nodes is None:
+        return False
+    top = {n.id for n in nodes}
+    start = piece[0]
+    for part in parts:
+        for node in part[2] or ():
+            above = node.parent
+            while above is not None and above.id not in top and above.start_byte >= start:
+                if roles[above.kind_id] in (_DEFINITION, _WRAPPER):
+                    return True
+                above = above.parent
+    return False
+
+
+def _joins(
+    src: SourceText, flags: bytes, roles: bytes, piece: tuple, head: int, size: Callable[[int, int], int],
+    limit_at: Callable[[int], int] | None, max_size: int,
+) -> bool:
+    """Whether a window opened at ``head`` (a definition's header, up to ``piece``) takes
+    ``piece``, or the first part it is opened into as the chunker opens it: an oversized
+    part is expanded, one that fits alone is opened unless it holds a definition."""
+    room = limit_at(head) if limit_at is not None else max_size
+    while True:
+        start, end, nodes, _cut = piece
+        if size(head, end) <= room:
+            return True
+        if size(start, end) <= (limit_at(start) if limit_at is not None else max_size):
+            if nodes is not None and _holds_definition(roles, nodes):
+                return False
+            parts = _expand(src, flags, piece)
+            if parts and _splits_definition(roles, piece, parts):
+                return False
+        else:
+            parts = _trim_blank_tail(src, piece) or _expand(src, flags, piece)
+        if not parts:
+            return False
+        piece = parts[0]
+
+
+def _body_of(definition: Node) -> Node | None:
+    """A definition's body: its ``body`` field, else its last named child but comments."""
+    body = definition.child_by_field_name("body")
+    if body is not None:
+        return body
+    for i in range(definition.named_child_count - 1, -1, -1):
+        child = definition.named_child(i)
+        if child is not None and not is_comment(child.type):
+            return child
+    return None
+
+
+def _above(data: bytes, node: Node) -> int:
+    """Where ``node`` starts with the decorators, attributes and comments directly above it
+    (no blank line between)."""
+    top = node.start_byte
+    before = node.prev_named_sibling
+    while before is not None and (before.type in ATTACH_FORWARD or is_comment(before.type)):
+        gap = data[before.end_byte : top]
+        if (gap and not gap.isspace()) or _has_blank_line(gap):
+            break
+        top = before.start_byte
+        before = before.prev_named_sibling
+    return top
 
 
 def _fitting_run(stack: list[tuple], win_start: int, size: Callable[[int, int], int], limit: int) -> int:

@@ -27,7 +27,8 @@ The context's wire form (``ChunkContext.to_dict()``: camelCase keys, in this ord
 
 "Contains" means the entity's byte range holds the whole chunk and is not
 exactly the chunk's range (entity ranges include decorators and ``export``
-keywords, not doc comments). So a chunk that is exactly one method has the class
+keywords, not doc comments; the chunk's trailing blanks and line breaks are left
+out, so a class ending before the file's final newline still holds its last chunk). So a chunk that is exactly one method has the class
 as scope and the method in ``entities`` (not partial); a chunk from a method's
 first byte to somewhere inside it has the method (and the class) as scope; a
 chunk holding the tail of one method and all of the next has the class as scope
@@ -101,6 +102,7 @@ MAX_USES = 10
 _IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
 _WORD_CHAR = re.compile(r"[\w$]")
 _DIGIT = re.compile(r"\d")
+_BLANKS = frozenset(b" \t\r\n\x0b\x0c")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
 
 
@@ -162,6 +164,10 @@ class ContextBuilder:
     # -- context -----------------------------------------------------------------------
     def context_for(self, start: int, end: int) -> ChunkContext:
         """The context of the chunk covering bytes ``[start, end)`` (see the module doc)."""
+        # Trailing blanks belong to no entity: one ending before them ends with the chunk.
+        data = self.parsed.source.data
+        while end > start and data[end - 1] in _BLANKS:
+            end -= 1
         scope, partial = self.structure.scope.around(start, end, MAX_SCOPE)
         ctx = ChunkContext(self.filepath, self.parsed.language, True, tuple(self.scope_entry(e) for e in scope),
                            parse_error=self._parse_error)

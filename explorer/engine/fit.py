@@ -22,21 +22,38 @@ tokenizer's own count), so no chunk is ever over the limit. Only a ``max_size`` 
 size of a single character (a few tokens) cannot be met: that raises ``ValueError``.
 
 With ``fit="text"`` in the tokens unit, the same exact check binds the chunk's ``text``.
+
+:class:`Room` is the one judge of whether a definition *fits*: its lines measure at most the
+room the chunker gives a chunk starting on its first line (:meth:`Fitter.limit_at`, or
+``max_size`` where sizes are not checked on the final text). The chunker never splits a
+definition that fits; the problems, the quality measures and the sweep report one that does
+not as cut too big, with that room.
 """
 
 from __future__ import annotations
 
-from .context import MAX_SCOPE, ContextBuilder, ContextBuilding
+from collections.abc import Callable
+
+from .context import MAX_SCOPE, ContextBuilder, ContextBuilding, NoContextBuilder
 from .model import ChunkContext
 from .options import ChunkOptions
 from .parse import ParsedFile
 from .tokens import starts_clean
+
+_LINE_BREAKS = b"\r\n"
 
 #: The order in which the header's parts give way to the code (first leaves first).
 GIVE_WAY = ("siblings_after", "siblings_before", "uses", "defines", "overlap", "scope", "path")
 
 #: The reserve for the path, scope and overlap is at most this share of ``max_size``.
 MAX_RESERVE_SHARE = 0.5
+
+
+def fitted(options: ChunkOptions) -> bool:
+    """Whether sizes are checked on each chunk's final text (``fit="embedded"``, or any fit in
+    tokens, whose counts merge across lines): the chunker then packs within
+    :meth:`Fitter.limit_at`, and a chunk over the limit makes the file be chunked again."""
+    return options.fit_embedded or options.size_unit == "tokens"
 
 
 class Fitter:
@@ -78,14 +95,18 @@ class Fitter:
         return limit
 
     def _reserve(self, line: int) -> int:
-        """An estimate of the path line, scope line and overlap of a chunk starting on ``line``."""
+        """The path line, scope line (the entities begun before the line) and overlap of a
+        chunk starting on ``line``."""
         builder = self.builder
         if not isinstance(builder, ContextBuilder):
             return 0
         src = self.src
         start = src.line_start(line)
         scope, _ = builder.structure.scope.around(start, start + 1, MAX_SCOPE)
-        context = ChunkContext(builder.filepath, None, True, tuple(builder.scope_entry(e) for e in scope))
+        # Not an entity that starts on the line: a chunk holding it whole has no scope line
+        # for it, and a definition that fits that room is kept whole.
+        context = ChunkContext(builder.filepath, None, True,
+                               tuple(builder.scope_entry(e) for e in scope if e.start < start))
         header = builder.header_lines(context)
         overlap = ""
         if self.overlap_lines and line > 0:
@@ -158,3 +179,73 @@ class Fitter:
         if size is None:
             size = self._pieces[text] = self._piece_measure(text)
         return size
+
+
+class Room:
+    """The room a chunk has for code, as the chunker has it, and whether a definition fits it.
+
+    ``at(start)`` is the most code a chunk starting at byte ``start`` may hold: ``max_size``
+    less the header reserve (:meth:`Fitter.limit_at`) where sizes are checked on the final
+    text (:func:`fitted`), else ``max_size``. ``need(start, end)`` is what a chunk holding
+    the definition at ``[start, end)`` holds at least: its lines, from the line start when
+    only indentation comes before it, to the end of its last line when only blanks follow
+    (indentation and line breaks count in the ``chars`` and ``lines`` units).
+    ``builder`` makes the file's context builder, asked for only when a header reserve is
+    measured (the first ``at`` under ``fit="embedded"``).
+
+    One difference with the chunker remains: with a ``tokenizer.json`` (whose counts are
+    estimates while packing), a line where a chunk's exact count came out over the limit
+    gets less room in that chunking; this judge gives the room before that correction."""
+
+    def __init__(self, parsed: ParsedFile, options: ChunkOptions, builder: Callable[[], ContextBuilding]):
+        self.parsed = parsed
+        self.options = options
+        self.src = parsed.source
+        self.max_size = options.max_size
+        self.unit = options.size_unit
+        self._size = options.measure.sizer(self.src)
+        self._special = options.measure.special
+        self._builder = builder
+        self._fitter: Fitter | None = None
+
+    def at(self, start: int) -> int:
+        """The room for code of a chunk starting at byte ``start``."""
+        if not fitted(self.options):
+            return self.max_size
+        fitter = self._fitter
+        if fitter is None:
+            builder = self._builder() if self.options.fit_embedded else NoContextBuilder(self.parsed)
+            fitter = self._fitter = Fitter(self.parsed, self.options, builder)
+        return fitter.limit_at(start)
+
+    def need(self, start: int, end: int) -> int:
+        """The size of the definition at ``[start, end)`` as a chunk holds it (see the class)."""
+        data, src = self.src.data, self.src
+        line_start = src.line_start_at(start) if start < len(data) else start
+        if not data[line_start:start].strip():
+            start = line_start
+        if 0 < end < len(data) and data[end - 1] not in _LINE_BREAKS:
+            line_end = src.line_end_at(end)
+            if not data[end:line_end].strip():
+                end = line_end
+        return self._size(start, end)
+
+    def judge(self, start: int, end: int) -> tuple[int, int]:
+        """``(need, room)`` of the definition at ``[start, end)``: it fits when need <= room.
+        A need over every chunk's room (``max_size``, less a tokenizer's special tokens)
+        gets that bound as its room: no header needs measuring to tell it does not fit."""
+        need = self.need(start, end)
+        bound = self.max_size - self._special if fitted(self.options) else self.max_size
+        return need, (bound if need > bound else self.at(start))
+
+    def fits(self, start: int, end: int) -> bool:
+        need, room = self.judge(start, end)
+        return need <= room
+
+    def describe(self, need: int, room: int) -> str:
+        """``1,483 nws > 1,474 nws of room (max 1,500 less the header)``: why a definition is too big."""
+        unit, limit = self.unit, self.max_size
+        if room >= limit:
+            return f"{need:,} {unit} > {limit:,}"
+        less = "the header" if self.options.fit_embedded else "the special tokens"
+        return f"{need:,} {unit} > {room:,} {unit} of room (max {limit:,} less {less})"

@@ -21,13 +21,14 @@ from .parse import ParsedFile
 
 #: Step kinds, in the order a teacher meets them.
 ACTIONS = (
-    "parse", "keep_together", "add", "close", "open", "descend", "separate",
+    "parse", "keep_together", "add", "close", "open", "keep_header", "open_body", "descend", "separate",
     "split_lines", "split_chars", "emit_chars", "finish", "done",
 )
 #: How each action is named where a trace is shown (teach mode, the report's walkthrough).
 ACTION_LABELS = {
     "parse": "parse", "keep_together": "keep together", "add": "add", "close": "close chunk",
-    "open": "open window", "descend": "descend", "separate": "separate", "split_lines": "split at lines",
+    "open": "open window", "keep_header": "keep header with body", "open_body": "open body",
+    "descend": "descend", "separate": "separate", "split_lines": "split at lines",
     "split_chars": "split at characters", "emit_chars": "emit part", "finish": "finish", "done": "done",
 }
 
@@ -87,6 +88,9 @@ def replay(steps: list[TraceStep] | Iterator[TraceStep]) -> list[Range]:
         elif step.action == "close" and window and step.piece:
             chunks.append(Range(window.start, step.piece.start))
             window = None
+        elif step.action == "keep_header" and window and step.piece:
+            chunks.append(Range(window.start, step.piece.start))  # closed before the header,
+            window = step.piece  # which opens the next window
         elif step.action == "emit_chars" and step.piece:
             chunks.append(step.piece)
         elif step.action == "finish" and window:
@@ -202,6 +206,28 @@ class _Narrator:
         self._keep_together(piece)
         self.window = Range(piece.start, piece.end)
         self._step("open", f"{self._what(piece)} starts a new window: {self._of_limit(self.size(piece.start, piece.end))}.", piece)
+
+    def _on_keep_header(self, piece: Piece, win_start: int | None, parts: Any) -> None:
+        assert win_start is not None
+        closed = Range(win_start, piece.start)
+        first, last = self.src.shown_line_range(piece.start, piece.end)
+        lines = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
+        self.window = Range(piece.start, piece.end)
+        sentence = (
+            f"The window ends with a definition's header ({lines}) and its body does not fit: chunk "
+            f"{self.chunks + 1} is closed before the header ({self._of_limit(self.size(closed.start, closed.end))}), "
+            f"and the header opens the next window, to be followed by its body."
+        )
+        self._step("keep_header", sentence, piece, chunk=closed, chunk_index=self.chunks)
+        self.chunks += 1
+
+    def _on_open_body(self, piece: Piece, win_start: int | None, parts: list[Piece] | None) -> None:
+        n = len(parts or ())
+        self._step(
+            "open_body", f"The window holds only a definition's header, and {self._what(piece)} does not fit "
+            f"with it: it is opened so that its first part joins the header ({n} parts).", piece,
+            parts=tuple(Range(p.start, p.end) for p in parts or ()),
+        )
 
     def _expanded(self, action: str, piece: Piece, parts: list[Piece] | None, how: str) -> None:
         n = len(parts or ())

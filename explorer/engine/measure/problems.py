@@ -7,11 +7,13 @@
 The kinds (:data:`PROBLEM_KINDS`), each located at a byte range of the source and the
 chunk it concerns:
 
-* ``too-big``: a definition (function, class, method ...) larger than the max size, so
-  no chunk holds it whole: located at the definition, in the chunk where it starts.
-  Definitions are those of the quality measures (:func:`.quality.definition_spans`,
-  decorators and wrappers included).
-* ``split``: a definition that fits in one chunk but that no chunk holds (the chunker
+* ``too-big``: a definition (function, class, method ...) larger than the room a chunk
+  starting on its first line has for code, so no chunk holds it whole: located at the
+  definition, in the chunk where it starts. The room is the max size, less the header where
+  the limit binds the embedded text (:class:`~explorer.engine.fit.Room`, the chunker's own
+  judge); the detail states it. Definitions are those of the quality measures
+  (:func:`.quality.definition_spans`, decorators and wrappers included).
+* ``split``: a definition that fits that room but that no chunk holds (the chunker
   should never do this).
 * ``tiny``: a chunk with fewer than :data:`.quality.TINY_NWS` non-whitespace characters.
 * ``dangling``: a chunk whose last token opens something the next chunk continues
@@ -43,11 +45,12 @@ from typing import Any
 
 from tree_sitter import Node
 
+from ..api import room_for
+from ..fit import Room
 from ..languages import PROSE_LANGUAGES
 from ..model import Chunk
 from ..options import ChunkOptions
 from ..parse import ParsedFile
-from ..sizing import Measure
 from ..text import SourceText
 from .quality import TINY_NWS, FileMetrics, Holders, definition_spans
 
@@ -171,14 +174,16 @@ def find_problems(parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOpt
         definitions = definition_spans(root, parsed.language)
         found.definitions = len(definitions)
         holders = Holders(spans)
-        for start, end, kind, size, pieces in definitions_not_held(src, definitions, spans, options.measure):
+        room = room_for(parsed, options)
+        for start, end, kind, need, space, pieces in definitions_not_held(definitions, spans, room):
             where = max(0, holders.last_start(start))
-            if size > limit:
-                detail = f"{kind} of {size:,} {unit} > {limit:,}, in {pieces} chunks"
+            if need > space:
+                detail = f"{kind} of {room.describe(need, space)}, in {pieces} chunks"
                 problems.append(_problem(src, "too-big", where, start, end, detail))
             else:
+                fits = "fits" if space >= limit else f"fits its room of {space:,} {unit}"
                 problems.append(_problem(src, "split", where, start, end,
-                                         f"{kind} of {size:,} {unit} fits, yet lies in {pieces} chunks"))
+                                         f"{kind} of {need:,} {unit} {fits}, yet lies in {pieces} chunks"))
     problems.sort(key=lambda p: (p.start, PROBLEM_KINDS.index(p.kind)))
     return found
 
@@ -196,19 +201,19 @@ def embedded_size(chunk: Chunk) -> int:
 
 
 def definitions_not_held(
-    src: SourceText, definitions: Sequence[tuple[int, int, str, bool]], spans: Sequence[tuple[int, int]],
-    measure: Measure,
-) -> list[tuple[int, int, str, int, int]]:
-    """``(start, end, kind, size, pieces)`` of the definitions no single chunk (byte
-    range in ``spans``) contains; ``pieces``: the chunks they touch."""
+    definitions: Sequence[tuple[int, int, str, bool]], spans: Sequence[tuple[int, int]], room: Room,
+) -> list[tuple[int, int, str, int, int, int]]:
+    """``(start, end, kind, need, room, pieces)`` of the definitions no single chunk (byte
+    range in ``spans``) contains: the size a chunk holding one needs and the room a chunk
+    starting on its line has (:meth:`~explorer.engine.fit.Room.judge`: it fits when
+    need <= room, and was then split); ``pieces``: the chunks they touch."""
     holders = Holders(spans)
-    size = measure.sizer(src)
     found = []
     for start, end, kind, _top in definitions:
         if holders.holds(start, end):
             continue
         pieces = holders.last_start(max(start, end - 1)) - max(0, holders.last_start(start))
-        found.append((start, end, kind, size(start, end), max(1, pieces + 1)))
+        found.append((start, end, kind, *room.judge(start, end), max(1, pieces + 1)))
     return found
 
 
@@ -216,8 +221,8 @@ def cut_too_big(
     parsed: ParsedFile, chunks: Sequence[Chunk], options: ChunkOptions,
     definitions: Sequence[tuple[int, int, str, bool]] | None = None,
 ) -> tuple[int, int]:
-    """``(definitions cut because they are larger than max_size, all definitions)`` of a
-    file chunked with ``options``; (0, 0) without a tree. ``definitions``: the file's
+    """``(definitions cut because they are larger than their room, all definitions)`` of a
+    file chunked with ``options`` (the ``too-big`` problems); (0, 0) without a tree. ``definitions``: the file's
     :func:`.quality.definition_spans`, when already known (a sweep finds them once per file)."""
     root = parsed.root
     if root is None or parsed.language is None:
@@ -225,8 +230,8 @@ def cut_too_big(
     if definitions is None:
         definitions = definition_spans(root, parsed.language)
     spans = [(c.byte_range.start, c.byte_range.end) for c in chunks]
-    held_not = definitions_not_held(parsed.source, definitions, spans, options.measure)
-    cut = sum(1 for *_, size, _ in held_not if size > options.max_size)
+    held_not = definitions_not_held(definitions, spans, room_for(parsed, options))
+    cut = sum(1 for *_, need, room, _ in held_not if need > room)
     return cut, len(definitions)
 
 

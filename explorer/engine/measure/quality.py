@@ -34,8 +34,12 @@ Definitions:
   decorated definitions, templates) and the decorators/attributes directly before
   it (:data:`~explorer.engine.kinds.ATTACH_FORWARD`, the kinds the chunker keeps with
   the next node). *Top-level* means no other definition encloses it.
-  A definition *fits* when its span measures <= max_size; it is *split* when no
-  single chunk contains the span.
+  A definition *fits* when its lines measure at most the room a chunk starting on its
+  first line has (:class:`~explorer.engine.fit.Room`, the chunker's judge: max_size, less
+  the header where the limit binds the embedded text); it is *split* when it fits and no
+  single chunk contains the span. One that a chunk holds whole fits when it measures at most
+  max_size (a chunk starting before it may have more room than one starting on its line).
+  The same for a definition with its doc comment, judged from the comment's first line.
 * **doc comment**: comments (named kinds containing ``comment``) that start their
   line and end directly above the definition span (only whitespace between, at
   most one line break), extended upwards the same way.
@@ -52,13 +56,15 @@ import re
 import statistics
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import accumulate
 from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
 
+from ..api import room_for
+from ..fit import Room
 from ..kinds import ATTACH_FORWARD, NEEDS_BODY, WRAPPER_KINDS, comment_kinds, definition_kinds, is_statement_container
 from ..languages import get_language
 from ..options import ChunkOptions
@@ -194,6 +200,8 @@ def measure_file(
     max_size = options.max_size if max_size is None else max_size
     measure = options.measure if size_unit is None else measure_for(size_unit, options.tokenizer)
     unit = measure.unit
+    if (max_size, unit) != (options.max_size, options.size_unit):
+        options = replace(options, max_size=max_size, size_unit=unit)
     src = parsed.source
     spans = sorted(_as_spans(chunks, src), key=lambda s: (s[0], s[1]))
     size = measure.sizer(src)
@@ -215,10 +223,10 @@ def measure_file(
     )
     root = parsed.root
     if parsed.regions and spans:
-        _measure_regions(metrics, parsed, spans, max_size, measure)
+        _measure_regions(metrics, parsed, spans, max_size, measure, room_for(parsed, options))
     elif root is not None and spans:
         metrics.cuts = classify_cuts(src, root, spans, max_size=max_size, measure=measure)
-        _measure_definitions(metrics, parsed, root, spans, measure)
+        _measure_definitions(metrics, parsed, root, spans, room_for(parsed, options))
     return metrics
 
 
@@ -237,6 +245,7 @@ REGION_BOUNDARY = "(region boundary)"
 
 def _measure_regions(
     metrics: FileMetrics, parsed: ParsedFile, spans: list[tuple[int, int, str]], max_size: int, measure: Measure,
+    room: Room,
 ) -> None:
     """A container file: each cut judged against the tree of the region it falls in (a cut
     where a region starts is a clean ``stmt`` cut), each region's definitions as a file's."""
@@ -256,7 +265,7 @@ def _measure_regions(
             metrics.cuts.append(classify_cut(src, region.parsed.root, c, max_size=max_size, measure=measure))
     for region in regions:
         if region.parsed.root is not None:
-            _measure_definitions(metrics, region.parsed, region.parsed.root, spans, measure)
+            _measure_definitions(metrics, region.parsed, region.parsed.root, spans, room)
 
 
 def _as_spans(chunks: Sequence[Any], src: SourceText) -> list[tuple[int, int, str]]:
@@ -468,10 +477,11 @@ def _measure_definitions(
     parsed: ParsedFile,
     root: Node,
     spans: list[tuple[int, int, str]],
-    measure: Measure,
+    room: Room,
 ) -> None:
+    """The definitions that fit (held whole, or within their room: see the module doc) and
+    those of them split. ``room``: the file's (a container's, for its regions' trees)."""
     src, limit = parsed.source, metrics.max_size
-    size_of = measure.sizer(src)
     held = Holders(spans).holds
 
     language = parsed.language
@@ -481,25 +491,25 @@ def _measure_definitions(
     comments = comment_spans(root, language, src.data, captures)
     comment_ends = [e for _, e in comments]
     for start, end, kind, top in definition_spans(root, language, captures):
-        size = size_of(start, end)
-        if size <= limit:
-            split = not held(start, end)
+        split = not held(start, end)
+        need, space = room.judge(start, end) if split else (room.need(start, end), limit)
+        if need <= space:
             metrics.any_fit += 1
             metrics.any_split += split
             if top:
                 metrics.top_fit += 1
                 metrics.top_split += split
             if split:
-                metrics.splits.append(SplitDefinition("top" if top else "nested", kind, start, end, src.line_of(start), size))
+                metrics.splits.append(SplitDefinition("top" if top else "nested", kind, start, end, src.line_of(start), need))
         doc = doc_block_start(comments, comment_ends, src.data, start)
         if doc is not None:
-            size = size_of(doc, end)
-            if size <= limit:
-                split = not held(doc, end)
+            split = not held(doc, end)
+            need, space = room.judge(doc, end) if split else (room.need(doc, end), limit)
+            if need <= space:
                 metrics.doc_fit += 1
                 metrics.doc_split += split
                 if split:
-                    metrics.splits.append(SplitDefinition("doc", kind, doc, end, src.line_of(doc), size))
+                    metrics.splits.append(SplitDefinition("doc", kind, doc, end, src.line_of(doc), need))
 
 
 # -- summaries ----------------------------------------------------------------------------
