@@ -35,12 +35,30 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from checkout_guard import pytest_sessionfinish, pytest_sessionstart  # noqa: F401 (hooks: the checkout stays clean)
 from hypothesis import HealthCheck, settings
+
+import explorer
 
 settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
+
+
+#: The folder the tests import the package from: subprocesses they start import it from there too.
+IMPORT_ROOT = Path(explorer.__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _outside_the_checkout(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test runs in an empty folder of its own, never in the checkout: what a test
+    writes to the current directory (an export's default place, a key typed into the wrong
+    widget of the explorer) lands there, and nothing a developer left in the checkout is
+    read. A subprocess (``python -m explorer``) imports the package the tests import, as
+    the checkout on the path did before."""
+    monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(IMPORT_ROOT), os.environ.get("PYTHONPATH")))))
 
 
 @pytest.fixture(autouse=True)

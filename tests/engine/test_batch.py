@@ -279,7 +279,7 @@ def test_a_script_without_main_guard_exits_cleanly(tmp_path) -> None:
     paths = make_files(tmp_path, 10)
     script = tmp_path / "script.py"
     script.write_text(SCRIPT_WITHOUT_MAIN_GUARD)
-    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    env = dict(os.environ)  # the package the tests import (tests/conftest.py)
     done = subprocess.run([sys.executable, str(script), *paths], capture_output=True, text=True, timeout=120,
                           env=env)
     assert done.returncode == 0, done.stderr
@@ -306,7 +306,7 @@ def test_nothing_of_ray_is_imported_unless_used(tmp_path) -> None:
         "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.getcwd()})
+                          env=dict(os.environ))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 

@@ -59,6 +59,32 @@ async def settled(pilot) -> None:
     await pilot.pause()
 
 
+async def focus(pilot, widget):
+    """Give ``widget`` the focus and wait until it has it. ``Widget.focus`` takes effect when
+    the app gets to it: keys pressed before then go to whatever had the focus (the screen's
+    bindings: ``e`` exports, ``enter`` confirms). Returns the widget."""
+    widget.focus()
+    await wait_for(pilot, lambda: widget.screen.focused is widget, what=f"the focus on {widget!r}")
+    return widget
+
+
+async def edit_field(pilot, panel, field_id: str):
+    """Start editing a field of the Parameters pane (as enter on it does) and wait until it
+    takes typed keys: the pane says it is editing it and it has the focus (a choice: its
+    list, inside it, has it). Returns the field."""
+    panel.edit(field_id)
+    field = panel.field(field_id)
+
+    def editing() -> bool:
+        focused = panel.screen.focused
+        return panel.editing is field and focused is not None and field in focused.ancestors_with_self
+
+    await wait_for(pilot, editing, what=f"the {field_id} field to be edited")
+    await settled(pilot)
+    assert editing(), f"the {field_id} field lost the focus before a key was typed"
+    return field
+
+
 async def wait_until_watching(pilot, folder: Path, tree, attempts: int = 15) -> None:
     """Wait until the directory watcher reports changes in ``folder``: it starts in its own
     time (watchfiles sets up the watch when first iterated), and a change made before that

@@ -28,14 +28,14 @@ from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 from explorer.workspace.walk import WalkOptions
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle, wait_until_watching
+from .helpers import SIZE, focus, make_app, wait_for, wait_until_idle, wait_until_watching
 
 
 async def choose_in_tree(pilot, app: ChunkExplorerApp, path: Path) -> None:
     """Pick a file in the file tree as a user does: cursor on it, enter."""
     tree = app.explore.query_one(FileTree)
     node = await wait_for(pilot, lambda: tree.find_node(str(path)), what=f"{path.name} in the tree")
-    tree.focus()
+    await focus(pilot, tree)
     tree.move_cursor(node)
     await pilot.pause()
     await pilot.press("enter")
@@ -149,7 +149,7 @@ async def test_deep_nesting_is_shown_through_a_bounded_window(tmp_path: Path):
         await wait_for(pilot, lambda: tree.levels_above > 0 and on_chunk(deep), what="the window down again")
         # h on the top node moves the window up, keeping the cursor on the former top.
         former_top = tree.top
-        tree.focus()
+        await focus(pilot, tree)
         await wait_for(pilot, lambda: tree.has_focus, what="the AST to take focus")
         tree.move_cursor(tree.root)
         await wait_for(pilot, lambda: tree.cursor_node is tree.root, what="the cursor on the top node")
@@ -398,7 +398,7 @@ async def test_any_chunk_of_a_minified_file_can_be_seen(tmp_path: Path):
         chunks = app.document.chunks
         assert len(chunks) > 500
         source = app.explore.query_one(SourceView)
-        source.focus()
+        await focus(pilot, source)
         for index in (500, len(chunks) - 1, 3):
             app.explore.select_chunk(index)
             await pilot.pause()

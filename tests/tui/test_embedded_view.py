@@ -11,7 +11,7 @@ from explorer.tui.widgets.ast.tree import AstEntry, AstTree, RegionsEntry
 from explorer.tui.widgets.scope.tree import ScopeTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, notified, wait_for, wait_until_idle
+from .helpers import SIZE, focus, make_app, notified, wait_for, wait_until_idle
 
 EMBEDDED = Path(__file__).resolve().parents[1] / "fixtures" / "embedded"
 
@@ -49,7 +49,7 @@ async def test_a_notebook_shows_its_cells_with_separators_and_region_trees(tmp_p
         assert "f" in names
         # The AST pane follows the source cursor into a cell's own tree.
         def_line = next(i for i, row in enumerate(text.splitlines()) if row.startswith("def f"))
-        source.focus()
+        await focus(pilot, source)
         source.move_cursor(def_line, 4)
         await pilot.pause()
         await wait_for(pilot, lambda: ast.cursor_node is not None and isinstance(ast.cursor_node.data, AstEntry)

@@ -19,7 +19,7 @@ from explorer.tui.widgets.params.panel import ParamsPanel
 from explorer.tui.widgets.scope.tree import ScopeTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, notified, wait_for, wait_until_idle
+from .helpers import SIZE, edit_field, focus, make_app, notified, wait_for, wait_until_idle
 
 
 def expected_chunks(path: Path, options: ChunkOptions, root: Path):
@@ -147,7 +147,7 @@ async def test_a_typed_max_size_is_applied_once_when_the_field_is_left(project: 
     app = make_app(path)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await open_app(app, pilot)
-        app.explore.query_one(ParamsPanel).edit("max-size")
+        await edit_field(pilot, app.explore.query_one(ParamsPanel), "max-size")
         await pilot.press("ctrl+a", "ctrl+k", "8", "0", "0", "tab")  # home, clear to end, type 800, leave
         await wait_for(pilot, lambda: app.document.options.max_size == 800, what="max_size 800")
         await wait_until_idle(pilot, app)
@@ -215,7 +215,7 @@ async def test_moving_the_source_cursor_selects_chunk_node_and_entity(project: P
         text = path.read_text()
         line = next(i for i, row in enumerate(text.splitlines()) if "left = self.available" in row)
         column = text.splitlines()[line].index("available")
-        source.focus()
+        await focus(pilot, source)
         source.move_cursor(line, column)
         await pilot.pause()
         byte = source.cursor_byte()
@@ -244,7 +244,7 @@ async def test_picking_an_ast_node_or_entity_highlights_it_in_the_source(project
         screen = app.explore
         source = screen.query_one(SourceView)
         ast = screen.query_one(AstTree)
-        ast.focus()
+        await focus(pilot, ast)
         await pilot.press("end")  # the last top-level node: function restock
         await wait_for(pilot, lambda: source.highlighted_range is not None, what="AST pick to reach the source")
         node = ast.cursor_node.data.node

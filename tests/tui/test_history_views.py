@@ -19,7 +19,7 @@ from explorer.tui.sweep.retrieval import RetrievalPanel
 from explorer.tui.sweep.screen import SweepScreen
 from explorer.tui.teach.screen import TeachScreen
 
-from .helpers import SIZE, make_app, notified, wait_for
+from .helpers import SIZE, focus, make_app, notified, wait_for
 
 SIZES = "60, 300, 3000"
 
@@ -60,7 +60,7 @@ async def test_the_sweep_evaluates_history_and_draws_the_clis_tradeoff(history_r
         sizes = screen.query_one("#sweep-sizes", Input)
         sizes.value = SIZES
         screen.query_one("#sweep-queries", Input).value = "history"
-        sizes.focus()
+        await focus(pilot, sizes)
         await pilot.press("enter")  # the sweep runs again, then the retrieval with history queries
         await wait_for(pilot, lambda: panel.run is not None and len(panel.run.settings) == 3,
                        what="the retrieval evaluation", timeout=30)
@@ -79,7 +79,7 @@ async def test_the_sweep_evaluates_history_and_draws_the_clis_tradeoff(history_r
         table = view.query_one(QueryTable)
         await wait_for(pilot, lambda: table.row_count == len(run.result.queries), what="the query list")
         row = next(q for q, query in enumerate(run.result.queries) if query.subject.startswith("Escape every shell"))
-        table.focus()
+        await focus(pilot, table)
         table.move_cursor(row=table.get_row_index(str(row)))
         await pilot.pause()
         cells = [str(cell) for cell in table.get_row(str(row))]
@@ -117,7 +117,7 @@ async def test_a_bad_query_source_is_refused_with_the_valid_ones(history_repo: P
         screen = app.screen
         queries = screen.query_one("#sweep-queries", Input)
         queries.value = "docs,commits"
-        queries.focus()
+        await focus(pilot, queries)
         await pilot.press("enter")
         await pilot.pause()
         messages = [n.message for n in notified(seen)]

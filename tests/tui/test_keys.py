@@ -22,7 +22,7 @@ from explorer.tui.widgets.footer_key import FooterKey
 from explorer.tui.widgets.params.panel import ParamsPanel
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, notified, run_from_palette, settled, wait_for, wait_until_idle
+from .helpers import SIZE, focus, make_app, notified, run_from_palette, settled, wait_for, wait_until_idle
 
 
 def footer_keys(app) -> list[str]:
@@ -48,7 +48,7 @@ async def test_keys_of_the_explorer_do_not_reach_a_tool_screen(project: Path):
         app.action_sweep()
         await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen), what="the sweep")
         await pilot.pause()
-        app.screen.query_one("#sweep-table").focus()
+        await focus(pilot, app.screen.query_one("#sweep-table"))
         await pilot.pause()
         shown = footer_keys(app)
         assert "Size" not in shown and "Teach" not in shown and "Compare" not in shown
@@ -325,7 +325,7 @@ async def test_the_queries_view_teaches_the_target_file_and_compares_the_setting
         assert run is not None
         table = screen.query_one(QueryTable)
         row = next(q for q, query in enumerate(run.result.queries) if query.path == "router.ts")
-        table.focus()
+        await focus(pilot, table)
         table.move_cursor(row=row)
         await pilot.pause()
         await pilot.press("t")

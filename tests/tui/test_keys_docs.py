@@ -18,7 +18,7 @@ from textual.screen import Screen
 from explorer.tui.screens.help import help_entries
 from explorer.tui.widgets.footer import key_name
 
-from .helpers import make_app, wait_for, wait_until_idle
+from .helpers import focus, make_app, wait_for, wait_until_idle
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS_PAGE = ROOT / "docs" / "explorer-keys.md"
@@ -90,7 +90,7 @@ async def bound_keys(pilot, screen: Screen) -> tuple[set[str], set[str]]:
     panes = [widget for widget in screen.query("*") if widget.focusable] or [None]
     for pane in panes:
         if pane is not None:
-            pane.focus()
+            await focus(pilot, pane)
             await pilot.pause()
         for key, active in screen.active_bindings.items():
             every.add(key_name(key))

@@ -7,6 +7,8 @@ from textual.widgets.tree import TreeNode
 
 from explorer.tui.widgets.lazy_tree import LazyTree
 
+from .helpers import focus
+
 
 class Numbers(LazyTree[int]):
     """Node n has children 10n+1 .. 10n+3, added on first expansion."""
@@ -42,7 +44,7 @@ async def test_children_are_added_on_expansion_and_quiet_moves_are_not_announced
         await pilot.pause()
         assert tree.populated == [0] and [c.data for c in tree.root.children] == [1, 2, 3]
         first, second, third = tree.root.children
-        tree.focus()
+        await focus(pilot, tree)
         await pilot.pause()
         tree.announced.clear()
 

@@ -12,7 +12,7 @@ from explorer.__main__ import main
 from explorer.tui.widgets.params.panel import ParamsPanel
 from explorer.workspace.settings import SETTINGS_FILE, SettingsError, load_settings
 
-from .helpers import SIZE, make_app, notified, wait_for
+from .helpers import SIZE, edit_field, make_app, notified, wait_for
 from .test_explorer import open_app
 
 CASES = [
@@ -43,8 +43,7 @@ async def test_a_refused_value_reads_the_same_in_every_face(project: Path, tmp_p
     async with app.run_test(size=SIZE, notifications=True, message_hook=messages.append) as pilot:
         await open_app(app, pilot)
         before = app.options
-        app.explore.query_one(ParamsPanel).edit(field)  # as enter on the field under the cursor
-        await pilot.pause()
+        await edit_field(pilot, app.explore.query_one(ParamsPanel), field)  # as enter on the field under the cursor
         await pilot.press("ctrl+a", "ctrl+k", *typed, "enter")
         await wait_for(pilot, lambda: any(n.message == message for n in notified(messages)), what="the refusal")
         assert app.options == before  # nothing applied
@@ -57,7 +56,6 @@ async def test_a_small_value_every_face_takes_is_taken_by_the_explorer(project: 
     app = make_app(project / "inventory.py")
     async with app.run_test(size=SIZE) as pilot:
         await open_app(app, pilot)
-        app.explore.query_one(ParamsPanel).edit("max-size")
-        await pilot.pause()
+        await edit_field(pilot, app.explore.query_one(ParamsPanel), "max-size")
         await pilot.press("ctrl+a", "ctrl+k", "2", "enter")
         await wait_for(pilot, lambda: app.options.max_size == 2, what="max size 2")

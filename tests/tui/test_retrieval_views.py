@@ -27,7 +27,7 @@ from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 from explorer.workspace.sources import read_sources
 from explorer.workspace.walk import WalkOptions, plan
 
-from .helpers import SIZE, make_app, notified, run_from_palette, wait_for
+from .helpers import SIZE, focus, make_app, notified, run_from_palette, wait_for
 
 MARKS = re.compile(r"(ref|▲|▼|≈)")
 
@@ -91,7 +91,7 @@ async def test_sweep_shows_retrieval_whiskers_and_marks_settings_not_separated(p
         sizes = screen.query_one("#sweep-sizes", Input)
         panel = screen.query_one(RetrievalPanel)
         sizes.value = "40, 300, 1500"
-        sizes.focus()
+        await focus(pilot, sizes)
         await pilot.press("enter")
         await wait_for(pilot, lambda: panel.run is not None and len(panel.run.settings) == 3,
                        what="the retrieval evaluation")
@@ -184,7 +184,7 @@ async def test_queries_view_lists_ranks_and_draws_target_and_top_chunks(project:
             q for q, query in enumerate(want.queries)
             if {c.hit for c in want.settings[0].outcomes[q].top if c.path == query.path} == {True, False}
         )
-        table.focus()
+        await focus(pilot, table)
         table.move_cursor(row=chosen)
         await pilot.pause()
         query = want.queries[chosen]
@@ -258,7 +258,7 @@ async def test_the_lesson_names_the_setting_that_cut_the_definition(project: Pat
         ranks = [s.outcomes[q].rank for s in run.settings]
         assert ranks[0] is not None and ranks[1] is not None and ranks[0] < ranks[1]
         table = screen.query_one(QueryTable)
-        table.focus()
+        await focus(pilot, table)
         table.move_cursor(row=q)
         await pilot.press("right_square_bracket")  # show the 40-nws chunks
         await pilot.pause()
@@ -355,7 +355,7 @@ async def test_the_palette_opens_the_queries_view_and_o_orders_by_disagreement(p
         run = screen.run
         assert run is not None
         table = screen.query_one(QueryTable)
-        table.focus()
+        await focus(pilot, table)
         as_found = [cell_texts(table, row)[0] for row in range(table.row_count)]
         assert as_found == [str(q + 1) for q in range(len(run.result.queries))]
         await pilot.press("o")
@@ -415,7 +415,7 @@ async def test_the_sweep_evaluates_with_the_query_sources_listed_as_eval_does(tm
         # Docs alone: the same sweep, evaluated again (not swept again), with nothing to measure.
         swept = screen.result
         field.value = "docs"
-        field.focus()
+        await focus(pilot, field)
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.retrieval.run is not None and screen.retrieval.run is not run,
                        what="the evaluation with docs only", timeout=30)
@@ -427,7 +427,7 @@ async def test_the_sweep_evaluates_with_the_query_sources_listed_as_eval_does(tm
 
         # A source eval does not know: refused, with the known ones named; nothing runs.
         field.value = "docs,commits"
-        field.focus()
+        await focus(pilot, field)
         generation = screen.retrieval.evaluation.generation
         await pilot.press("enter")
         await pilot.pause()

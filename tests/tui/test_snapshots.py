@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import FIXTURES, SIZE, make_app, settled, wait_for, wait_until_idle
+from .helpers import FIXTURES, SIZE, focus, make_app, settled, wait_for, wait_until_idle
 
 #: A start directory that exists nowhere: only shown as text in the export dialog.
 START_DIR = "/home/user/work"
@@ -154,7 +154,7 @@ async def _sweep(pilot) -> None:
     panel = pilot.app.screen.query_one(RetrievalPanel)
     await wait_for(pilot, lambda: panel.run is not None, what="the retrieval evaluation", timeout=30)
     _fixed_titles(pilot)
-    pilot.app.screen.query_one("#sweep-table").focus()
+    await focus(pilot, pilot.app.screen.query_one("#sweep-table"))
     await settled(pilot)
 
 

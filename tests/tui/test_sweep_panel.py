@@ -18,7 +18,7 @@ from explorer.tui.widgets.footer import KeyFooter
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 from explorer.workspace.sweep import sweep_paths
 
-from .helpers import SIZE, make_app, notified, wait_for
+from .helpers import SIZE, focus, make_app, notified, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -82,7 +82,7 @@ async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Pat
         # Other sizes, typed in the field.
         sizes = screen.query_one("#sweep-sizes", Input)
         sizes.value = "200, 400"
-        sizes.focus()
+        await focus(pilot, sizes)
         first = screen.result
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.result is not first, what="the second sweep")
@@ -90,7 +90,7 @@ async def test_sweep_lists_settings_reruns_and_saves_the_chosen_one(project: Pat
         assert table.row_count == 2
 
         sizes.value = "big"
-        sizes.focus()
+        await focus(pilot, sizes)
         before = screen.sweeping.generation
         await pilot.press("enter")
         await pilot.pause()
@@ -125,7 +125,7 @@ async def test_j_ten_times_then_s_saves_row_eleven_of_twelve(project: Path):
         field = screen.query_one("#sweep-sizes", Input)
         field.value = sizes
         first = screen.result
-        field.focus()
+        await focus(pilot, field)
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.result is not first, what="the 12-setting sweep")
         table = screen.query_one(SweepTable)
@@ -151,7 +151,7 @@ async def test_the_sweep_has_one_focus_stop_per_pane_and_the_details_scroll(proj
         assert set(stops) == {"sweep-strategy", "sweep-context", "sweep-sizes", "sweep-overlap", "sweep-queries",
                               "sweep-table", "sweep-details"}
         details = screen.query_one("#sweep-details")
-        details.focus()
+        await focus(pilot, details)
         await pilot.pause()
         row = table.cursor_row
         await pilot.press("j", "s")  # the details scroll; s is the table's and does nothing here
@@ -168,7 +168,7 @@ async def test_the_sweep_takes_a_grid_and_shows_definitions_cut_because_too_big(
         screen.query_one("#sweep-overlap", Input).value = "0,3"
         screen.query_one("#sweep-strategy", Input).value = "ast, lines"
         first = screen.result
-        screen.query_one("#sweep-strategy", Input).focus()
+        await focus(pilot, screen.query_one("#sweep-strategy", Input))
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.result is not first, what="the grid sweep")
         result = screen.result
@@ -189,7 +189,7 @@ async def test_the_sweep_takes_a_grid_and_shows_definitions_cut_because_too_big(
 
         # A bad value in any field: nothing runs, and the message says which field.
         screen.query_one("#sweep-context", Input).value = "full, most"
-        screen.query_one("#sweep-context", Input).focus()
+        await focus(pilot, screen.query_one("#sweep-context", Input))
         before = screen.sweeping.generation
         await pilot.press("enter")
         await pilot.pause()

@@ -17,7 +17,7 @@ from explorer.tui.teach.screen import TeachScreen
 from explorer.tui.teach.source import TraceSourceView
 from explorer.tui.widgets.ast.tree import AstEntry, AstTree
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, focus, make_app, wait_for, wait_until_idle
 
 SAMPLE = get_sample("python")
 
@@ -188,7 +188,7 @@ async def test_samples_open_from_the_palette_commands(tmp_path: Path):
                         if isinstance(child.data, AstEntry) and child.data.node.type == "function_item")
         node = function.data.node
         await pilot.pause()  # let the load's own tree move land first, as it would for a user
-        ast.focus()
+        await focus(pilot, ast)
         ast.move_cursor(function)
         await wait_for(pilot, lambda: screen.index > 0, what="the step about the function")
         piece = screen.step.piece
@@ -214,7 +214,7 @@ async def test_tree_moves_the_user_did_not_make_never_stop_playing():
         ast.post_message(AstTree.SyntaxNodeSelected(node.start, node.end))  # as a late, unfocused highlight
         await pilot.pause()  # handled
         assert screen.playing and screen.index < far
-        ast.focus()
+        await focus(pilot, ast)
         await pilot.pause()
         ast.post_message(AstTree.SyntaxNodeSelected(node.start, node.end))  # the same, picked by the user
         await wait_for(pilot, lambda: not screen.playing, what="a pick to pause")

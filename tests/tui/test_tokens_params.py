@@ -10,7 +10,7 @@ from textual.widgets import Input, Select
 from explorer.tui.widgets.chunks.list import ChunkList
 from explorer.tui.widgets.params.panel import ParamsPanel
 
-from .helpers import SIZE, make_app, wait_for, wait_until_idle
+from .helpers import SIZE, edit_field, make_app, wait_for, wait_until_idle
 from .test_explorer import expected_chunks, open_app, spans
 
 
@@ -35,13 +35,13 @@ async def test_the_tokens_unit_from_the_parameters(project: Path):
         _, _, size, embed = chunk_list.widths  # each column as wide as its widest cell
         assert f"{chunks[0].size:>{size}} {chunks[0].embedded_size:>{embed}}" in row
 
-        screen.query_one(ParamsPanel).edit("tokenizer")
+        await edit_field(pilot, screen.query_one(ParamsPanel), "tokenizer")
         await pilot.press("ctrl+a", "ctrl+k", *"o200k_base", "enter")
         await wait_for(pilot, lambda: app.document.options.tokenizer == "o200k_base", what="o200k_base")
         await wait_until_idle(pilot, app)
         assert all(c.tokenizer == "o200k_base" for c in app.document.chunks)
 
-        screen.query_one(ParamsPanel).edit("tokenizer")
+        await edit_field(pilot, screen.query_one(ParamsPanel), "tokenizer")
         await pilot.press("ctrl+a", "ctrl+k", *"nope", "enter")
         await pilot.pause()
         assert app.document.options.tokenizer == "o200k_base"  # refused, with a message

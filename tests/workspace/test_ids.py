@@ -146,3 +146,29 @@ def test_adding_an_import_changes_only_the_ids_of_the_chunks_that_use_it() -> No
     old_ids, _ = _ids_and_texts(before, filter_imports=False)
     new_ids, _ = _ids_and_texts(after, filter_imports=False)
     assert not set(old_ids) & set(new_ids)
+
+
+def test_the_fingerprint_is_of_sorted_compact_json_whatever_the_order_given() -> None:
+    # fingerprint_of directly: settings_fingerprint is cached, and a cache filled by an
+    # earlier call would hide a change in how the fingerprint is made.
+    values = {"b": [1, 2], "a": "x", "namespace": None}
+    expected = hashlib.sha256(b'{"a":"x","b":[1,2]}').hexdigest()[:16]
+    assert fingerprint_of(values) == expected
+    assert fingerprint_of({"a": "x", "b": [1, 2]}) == expected  # the order given changes nothing
+    assert fingerprint_of({"b": [1, 2], "a": "x", "namespace": "repo"}) == hashlib.sha256(
+        b'{"a":"x","b":[1,2],"namespace":"repo"}').hexdigest()[:16]
+    settings_fingerprint.cache_clear()
+    assert settings_fingerprint(ChunkOptions()) == fingerprint_of(ChunkOptions().to_dict())
+
+
+def test_a_string_no_name_decodes_to_is_marked_and_coded_with_its_surrogates() -> None:
+    fingerprint = settings_fingerprint(ChunkOptions())
+    lone = "caf\ud800.py"  # a lone surrogate: no file name's bytes decode to it
+    coded = lone.encode("utf-8", "surrogatepass")
+    expected = hashlib.sha256(_field(b"chunk-explorer-id/2") + _field(fingerprint.encode()) + _field(b"")
+                              + b"~" + _field(coded) + _field(b"0") + _field(b"x")).hexdigest()[:32]
+    assert chunk_id(fingerprint, lone, "x") == expected
+    # The same in the embedded text and the namespace.
+    text_id = hashlib.sha256(_field(b"chunk-explorer-id/2") + _field(fingerprint.encode()) + _field(b"")
+                             + _field(b"a.py") + _field(b"0") + b"~" + _field(coded)).hexdigest()[:32]
+    assert chunk_id(fingerprint, "a.py", lone) == text_id
