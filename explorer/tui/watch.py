@@ -84,6 +84,9 @@ async def watch_directory(root: str, post: Callable[[Message], object]) -> None:
                 if ("deleted", root) in reported or not os.path.isdir(root):
                     # The watch died with the folder: watch again once it is back. A folder
                     # made again at once is there already, often with the same inode number.
+                    if ("deleted", root) not in reported:
+                        # Gone between two looks: its own event dies unreported with the watch.
+                        post(FilesChangedOnDisk([("deleted", root)]))
                     break
         while not os.path.isdir(root):
             await asyncio.sleep(ROOT_POLL_SECONDS)
