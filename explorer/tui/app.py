@@ -38,7 +38,7 @@ from .screenshot import save_screenshot
 from .served import Serving
 from .steps import stepped_size
 from .tools import open_compare, open_queries, open_sweep, open_teach, open_teach_on
-from .watch import FilesChangedOnDisk, watch_directory
+from .watch import FilesChangedOnDisk, WatchStarted, watch_directory
 
 
 class ChunkExplorerApp(App[int]):
@@ -99,6 +99,8 @@ class ChunkExplorerApp(App[int]):
         self.walk_options = walk
         self.settings_path = settings_path
         self.watching = watch
+        #: Whether the directory watch is set up (changes made before it are not seen).
+        self.watch_started = False
         self.show_timings = show_timings
         #: Loads and chunks the open file in workers (document/).
         self.service = DocumentService(self, self.root, walk.max_file_size if walk else DEFAULT_MAX_FILE_SIZE)
@@ -270,6 +272,9 @@ class ChunkExplorerApp(App[int]):
             await watch_directory(self.root, self.post_message)
         except Exception as error:  # e.g. the inotify watch limit: the explorer still works, unwatched
             self.notify(f"Not watching for changes: {error}", severity="warning", markup=False)
+
+    def on_watch_started(self, message: WatchStarted) -> None:
+        self.watch_started = True
 
     def on_files_changed_on_disk(self, message: FilesChangedOnDisk) -> None:
         document = self.document

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -20,6 +21,7 @@ from explorer.tui.app_messages import FileChosen
 from explorer.tui.document import service as document_service
 from explorer.tui.document.service import DocumentService
 from explorer.tui.export.dialog import ExportScreen
+from explorer.tui.watch import FilesChangedOnDisk, WatchStarted, watch_directory
 from explorer.tui.widgets.ast.tree import MAX_DEPTH, AstEntry, AstTree
 from explorer.tui.widgets.chunks.detail import ChunkDetail
 from explorer.tui.widgets.chunks.list import ChunkList
@@ -28,7 +30,7 @@ from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 from explorer.workspace.walk import WalkOptions
 
-from .helpers import SIZE, focus, make_app, wait_for, wait_until_idle, wait_until_watching
+from .helpers import HANG_SECONDS, SIZE, focus, make_app, wait_for, wait_until_idle, wait_until_watching
 
 
 async def choose_in_tree(pilot, app: ChunkExplorerApp, path: Path) -> None:
@@ -55,10 +57,10 @@ async def test_a_named_pipe_is_refused_without_hanging(project: Path):
     try:
         async with app.run_test(size=SIZE) as pilot:
             await choose_in_tree(pilot, app, fifo)
-            await wait_for(pilot, lambda: app.problem, timeout=5, what="the refusal")
+            await wait_for(pilot, lambda: app.problem, what="the refusal")
             assert "named pipe" in app.problem and "x.py" in app.problem
             assert app.document is None
-            await wait_until_idle(pilot, app, timeout=5)
+            await wait_until_idle(pilot, app)
     finally:
         release_fifo_reader(fifo)
 
@@ -71,12 +73,12 @@ async def test_a_link_to_a_device_is_refused_with_the_reason(project: Path):
     app = make_app(project)
     async with app.run_test(size=SIZE) as pilot:
         # The tree hides links that leave the root (as the walk does); opened by name instead.
-        await wait_until_idle(pilot, app, timeout=5)
+        await wait_until_idle(pilot, app)
         app.post_message(FileChosen(str(link)))
-        await wait_for(pilot, lambda: app.problem, timeout=5, what="the refusal")
+        await wait_for(pilot, lambda: app.problem, what="the refusal")
         assert "device" in app.problem and "a link to /dev/zero" in app.problem
         assert app.document is None
-        await wait_until_idle(pilot, app, timeout=5)
+        await wait_until_idle(pilot, app)
 
 
 async def test_a_file_over_the_size_limit_opens_only_when_asked(project: Path):
@@ -88,7 +90,7 @@ async def test_a_file_over_the_size_limit_opens_only_when_asked(project: Path):
     )
     async with app.run_test(size=SIZE) as pilot:
         await choose_in_tree(pilot, app, big)
-        await wait_for(pilot, lambda: app.problem, timeout=5, what="the refusal")
+        await wait_for(pilot, lambda: app.problem, what="the refusal")
         assert "too large" in app.problem and "press o" in app.problem
         assert app.document is None
         source = app.explore.query_one(SourceView)
@@ -96,7 +98,7 @@ async def test_a_file_over_the_size_limit_opens_only_when_asked(project: Path):
         shown = " ".join(source.render_line(y).text.strip() for y in range(source.size.height))
         assert "press o to open it anyway" in " ".join(shown.split()), "the reason must be readable whole"
         await pilot.press("o")
-        await wait_for(pilot, lambda: app.document is not None, timeout=10, what="the file to open anyway")
+        await wait_for(pilot, lambda: app.document is not None, what="the file to open anyway")
         assert app.document.path == os.fspath(big) and app.problem == ""
         assert app.document.source.line_count == 400
 
@@ -246,7 +248,7 @@ async def test_ctrl_c_quits(project: Path):
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.document is not None, what="the file")
         await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: app.return_code is not None, timeout=3, what="the app to quit")
+        await wait_for(pilot, lambda: app.return_code is not None, what="the app to quit")
     assert app.return_code == 0
 
 
@@ -340,7 +342,7 @@ async def test_a_file_fixed_after_being_undecodable_is_shown_again(project: Path
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.document is not None, what="the file")
         await wait_until_idle(pilot, app)
-        await wait_until_watching(pilot, project, app.explore.query_one(FileTree))
+        await wait_until_watching(pilot, app)
         path.write_bytes(b"\xff\xfe\x00 not text\n")
         await wait_for(pilot, lambda: app.document is None and "Not a text file" in app.problem, what="the refusal")
         assert app.explore.sub_title == ""
@@ -358,7 +360,7 @@ async def test_a_removed_folder_clears_the_view_and_is_watched_again_once_back(p
         await wait_for(pilot, lambda: app.document is not None, what="the file")
         await wait_until_idle(pilot, app)
         tree = app.explore.query_one(FileTree)
-        await wait_until_watching(pilot, project, tree)
+        await wait_until_watching(pilot, app)
         shutil.rmtree(project)
         await wait_for(pilot, lambda: app.document is None, what="the view to clear")
         # the tree lists the missing folder again meanwhile: it is not a file to open
@@ -373,12 +375,51 @@ async def test_a_removed_folder_clears_the_view_and_is_watched_again_once_back(p
         await wait_for(pilot, lambda: tree.find_node(str(project / "later.py")), what="a new file listed")
 
 
+@pytest.mark.parametrize("made_again", ["once the watch saw it gone", "at once"])
+async def test_a_folder_back_is_reported_once_watched_again_so_the_first_change_is_seen(tmp_path: Path, made_again: str):
+    """The app lists the folder again when told it is back: a file written right then must
+    still be reported, so the new watch has to be set up before that. A folder removed and
+    made again at once (it often gets the same inode number) is watched again as well."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n")
+    late = root / "late.py"
+    started, gone, seen = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    def post(message: object) -> None:
+        if isinstance(message, WatchStarted):
+            started.set()
+            return
+        assert isinstance(message, FilesChangedOnDisk)
+        if ("deleted", str(root)) in message.changes:
+            gone.set()
+        if message.changes == [("added", str(root))]:
+            late.write_text("y = 2\n")  # while the app is being told, as its listing would run
+        if ("added", str(late)) in message.changes:
+            seen.set()
+
+    watching = asyncio.create_task(watch_directory(str(root), post))
+    try:
+        await asyncio.wait_for(started.wait(), HANG_SECONDS)
+        shutil.rmtree(root)
+        if made_again == "at once":
+            root.mkdir()
+        await asyncio.wait_for(gone.wait(), HANG_SECONDS)
+        if made_again != "at once":
+            root.mkdir()
+        await asyncio.wait_for(seen.wait(), HANG_SECONDS)
+    finally:
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
+
+
 async def test_gitignore_edits_apply_to_the_tree(project: Path):
     app = make_app(project, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         tree = app.explore.query_one(FileTree)
         await wait_for(pilot, lambda: tree.find_node(str(project / "router.ts")), what="the tree")
-        await wait_until_watching(pilot, project, tree)
+        await wait_until_watching(pilot, app)
         (project / ".gitignore").write_text("*.ts\n")
         # The tree reloads as a whole (briefly empty): wait for the filtered tree, not any tree.
         await wait_for(pilot, lambda: tree.find_node(str(project / "router.ts")) is None

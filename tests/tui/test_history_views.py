@@ -63,7 +63,7 @@ async def test_the_sweep_evaluates_history_and_draws_the_clis_tradeoff(history_r
         await focus(pilot, sizes)
         await pilot.press("enter")  # the sweep runs again, then the retrieval with history queries
         await wait_for(pilot, lambda: panel.run is not None and len(panel.run.settings) == 3,
-                       what="the retrieval evaluation", timeout=30)
+                       what="the retrieval evaluation")
         run = panel.run
         assert {q.origin for q in run.result.queries} == {"history"}
         chart = rendered(panel.query_one("#retrieval-chart", Static).content)

@@ -319,7 +319,7 @@ async def test_the_queries_view_teaches_the_target_file_and_compares_the_setting
         await pilot.pause()
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
-                       what="the evaluation", timeout=30)
+                       what="the evaluation")
         screen: QueriesScreen = app.screen  # type: ignore[assignment]
         run = screen.run
         assert run is not None
@@ -344,7 +344,7 @@ async def test_the_queries_view_teaches_the_target_file_and_compares_the_setting
         checklist.select(picker.candidates.index(wanted[0]))
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen and screen.run is not None and screen.run is not run,
-                       what="the new evaluation", timeout=30)
+                       what="the new evaluation")
         assert [s.options for s in screen.run.settings] == [picker.candidates[0], wanted[0]]  # type: ignore[union-attr]
         assert screen.run.result.varied == ["context_mode"]  # type: ignore[union-attr]
 
@@ -397,7 +397,7 @@ async def test_every_palette_command_of_the_sweep_leaves_the_explorer_unchanged(
         await opened(pilot, app)
         await pilot.press("S")
         await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.retrieval.run is not None,
-                       what="the sweep and its evaluation", timeout=30)
+                       what="the sweep and its evaluation")
         sweep = app.screen
         before = app.options
         # What the palette offers on the sweep: its own keys and the app's system commands, no more.

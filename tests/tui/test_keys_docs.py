@@ -133,7 +133,7 @@ async def visit_screens(project: Path, monkeypatch: pytest.MonkeyPatch):
             app.explore.focus_source()
             await pilot.press(key)
             await wait_for(pilot, lambda kind=kind, ready=ready: isinstance(app.screen, kind) and ready(app.screen),
-                           what=kind.__name__, timeout=30)
+                           what=kind.__name__)
             await pilot.pause(0.2)
             yield pilot, app.screen
             if kind is QueriesScreen:

@@ -63,6 +63,6 @@ async def test_exporting_with_a_process_pool_never_swaps_stderr(project: Path, t
         app.action_export_tree()
         await pilot.pause()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: target.exists(), timeout=60, what="the export")
+        await wait_for(pilot, lambda: target.exists(), what="the export")
     assert os.path.getsize(target) > 0
     assert not real.used, "sys.stderr was swapped for the real one"

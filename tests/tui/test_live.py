@@ -16,7 +16,7 @@ from explorer.tui.export.write import default_export_path
 from explorer.tui.widgets.files.tree import FileTree
 from explorer.tui.widgets.source.view import SourceView
 
-from .helpers import SIZE, make_app, notified, run_from_palette, wait_for, wait_until_idle
+from .helpers import SIZE, make_app, notified, run_from_palette, wait_for, wait_until_idle, wait_until_watching
 
 
 def save_like_an_editor(path: Path, text: str) -> None:
@@ -42,23 +42,17 @@ async def test_a_file_saved_on_disk_is_reparsed_keeping_the_scroll_position(proj
         first = app.document
         new_text = path.read_text().replace("RESERVATION_TTL = 15 * 60", "RESERVATION_TTL = 30 * 60  # longer")
         assert new_text != path.read_text()
-        # The watcher needs a moment to start; save until it sees a change.
-        for _ in range(5):
-            save_like_an_editor(path, new_text)
-            try:
-                await wait_for(pilot, lambda: app.document is not first, timeout=2, what="the reload")
-                break
-            except AssertionError:
-                continue
+        await wait_until_watching(pilot, app)
+        save_like_an_editor(path, new_text)
+        await wait_for(pilot, lambda: app.document is not first, what="the reload")
         await wait_until_idle(pilot, app)
-        assert app.document is not first
         assert b"30 * 60  # longer" in app.document.source.data
         assert app.document.path == str(path)
         assert int(source.scroll_y) == 20 and source.cursor_line == 30
         # A second save (the watch survives a rename) is seen as well.
         second = app.document
         save_like_an_editor(path, new_text + "\n\ndef added():\n    return 1\n")
-        await wait_for(pilot, lambda: app.document is not second, timeout=5, what="the second reload")
+        await wait_for(pilot, lambda: app.document is not second, what="the second reload")
         assert b"def added" in app.document.source.data
 
 
@@ -70,19 +64,14 @@ async def test_created_and_deleted_files_update_the_tree_and_a_deleted_open_file
         await opened(app, pilot)
         tree = app.explore.query_one(FileTree)
         await wait_for(pilot, lambda: tree.find_node(str(path)), what="the tree to load")
+        await wait_until_watching(pilot, app)
         created = project / "created.go"
-        for _ in range(5):
-            created.write_text("package main\n\nfunc main() {}\n")
-            try:
-                await wait_for(pilot, lambda: tree.find_node(str(created)), timeout=2, what="the new file in the tree")
-                break
-            except AssertionError:
-                created.unlink()
-        assert tree.find_node(str(created)) is not None
+        created.write_text("package main\n\nfunc main() {}\n")
+        await wait_for(pilot, lambda: tree.find_node(str(created)), what="the new file in the tree")
         shown = app.document
         path.unlink()
-        await wait_for(pilot, lambda: app.problem == "router.ts was deleted", timeout=5, what="the deletion notice")
-        await wait_for(pilot, lambda: tree.find_node(str(path)) is None, timeout=5, what="the tree to drop the file")
+        await wait_for(pilot, lambda: app.problem == "router.ts was deleted", what="the deletion notice")
+        await wait_for(pilot, lambda: tree.find_node(str(path)) is None, what="the tree to drop the file")
         # Still showing the last content, no crash, and the user was told.
         assert app.document is shown
         assert any("was deleted" in n.message for n in notified(messages))
@@ -170,7 +159,7 @@ async def test_the_palette_exports_the_whole_tree_with_progress(project: Path, t
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), what="the export dialog")
         await pilot.press("enter")
         target = tmp_path / "project.chunks.json"
-        await wait_for(pilot, lambda: any("Wrote" in n.message for n in notified(messages)), timeout=20,
+        await wait_for(pilot, lambda: any("Wrote" in n.message for n in notified(messages)),
                        what="the tree export")
         assert not isinstance(app.screen, ExportProgressScreen)
         assert any(type(m).__name__ == "ExportProgressed" for m in messages)

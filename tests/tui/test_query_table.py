@@ -20,7 +20,7 @@ async def test_rows_drawn_before_the_table_is_idle_keep_the_final_column_widths(
         await wait_until_idle(pilot, app)
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
-                       what="the evaluation", timeout=60)
+                       what="the evaluation")
         screen = app.screen
         assert isinstance(screen, QueriesScreen) and screen.run is not None
         table, run = screen.table, screen.run

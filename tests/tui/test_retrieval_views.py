@@ -291,7 +291,7 @@ async def test_leaving_during_a_run_cancels_it_without_hanging(tmp_path: Path, m
         assert worker.is_cancelled
         # The thread itself stops: the engine polls the cancellation and the run gives up (None).
         watched.release.set()
-        await wait_for(pilot, watched.done.is_set, timeout=20, what="the evaluation thread to stop")
+        await wait_for(pilot, watched.done.is_set, what="the evaluation thread to stop")
         assert watched.results == [None] and screen.run is None
         # The explorer still answers.
         await pilot.press("question_mark")
@@ -327,15 +327,14 @@ async def test_leaving_the_sweep_during_its_retrieval_run_cancels_it(tmp_path: P
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         app.action_sweep()
-        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.result is not None,
-                       timeout=60, what="the sweep")
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.result is not None, what="the sweep")
         workers = [w for w in app.workers if w.group == "retrieval"]
         assert workers and not workers[0].is_finished, "the retrieval evaluation starts after the sweep"
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, SweepScreen), what="the explorer")
         assert workers[0].is_cancelled
         watched.release.set()
-        await wait_for(pilot, watched.done.is_set, timeout=20, what="the evaluation thread to stop")
+        await wait_for(pilot, watched.done.is_set, what="the evaluation thread to stop")
         assert watched.results == [None]
 
 
@@ -399,7 +398,7 @@ async def test_the_sweep_evaluates_with_the_query_sources_listed_as_eval_does(tm
         await pilot.pause()
         await pilot.press("S")
         await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.retrieval.run is not None,
-                       what="the evaluation", timeout=30)
+                       what="the evaluation")
         screen: SweepScreen = app.screen  # type: ignore[assignment]
         field = screen.query_one("#sweep-queries", Input)
         assert field.value == "docs,calls,types" and app.query_sources == ("docs", "calls", "types")
@@ -418,7 +417,7 @@ async def test_the_sweep_evaluates_with_the_query_sources_listed_as_eval_does(tm
         await focus(pilot, field)
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.retrieval.run is not None and screen.retrieval.run is not run,
-                       what="the evaluation with docs only", timeout=30)
+                       what="the evaluation with docs only")
         assert screen.result is swept and app.query_sources == ("docs",)
         assert screen.retrieval.run.result.queries == []
         assert "No advice" in rendered(screen.query_one(AdviceLine).content)
@@ -439,5 +438,5 @@ async def test_the_sweep_evaluates_with_the_query_sources_listed_as_eval_does(tm
         await wait_for(pilot, lambda: app.screen is app.explore, what="the explorer")
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, QueriesScreen) and app.screen.run is not None,
-                       what="the queries view", timeout=30)
+                       what="the queries view")
         assert app.screen.run.result.query_source == "docs"  # type: ignore[attr-defined]

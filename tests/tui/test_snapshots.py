@@ -122,7 +122,7 @@ async def _repository(pilot, chunks: bool = False) -> None:
     await loaded(pilot)
     await pilot.press("R")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, RepositoryScreen) and pilot.app.screen.model.complete,
-                   what="the scan", timeout=30)
+                   what="the scan")
     _fixed_titles(pilot)
     if chunks:
         await pilot.press("c")
@@ -150,9 +150,9 @@ async def _sweep(pilot) -> None:
     await loaded(pilot)
     pilot.app.action_sweep()
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, SweepScreen) and pilot.app.screen.result is not None,
-                   what="the sweep", timeout=30)
+                   what="the sweep")
     panel = pilot.app.screen.query_one(RetrievalPanel)
-    await wait_for(pilot, lambda: panel.run is not None, what="the retrieval evaluation", timeout=30)
+    await wait_for(pilot, lambda: panel.run is not None, what="the retrieval evaluation")
     _fixed_titles(pilot)
     await focus(pilot, pilot.app.screen.query_one("#sweep-table"))
     await settled(pilot)
@@ -164,7 +164,7 @@ async def _queries(pilot) -> None:
     await loaded(pilot)
     await pilot.press("r")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, QueriesScreen) and pilot.app.screen.run is not None,
-                   what="the evaluation", timeout=30)
+                   what="the evaluation")
     _fixed_titles(pilot)
     await pilot.press("down", "down")
     await settled(pilot)

@@ -203,7 +203,7 @@ async def test_the_advice_line_is_on_screen_and_follows_the_setting_in_use(proje
     app = make_app(project, max_size=1500)
     async with app.run_test(size=size) as pilot:
         screen = await open_sweep(app, pilot)
-        await wait_for(pilot, lambda: screen.retrieval.run is not None, what="the evaluation", timeout=30)
+        await wait_for(pilot, lambda: screen.retrieval.run is not None, what="the evaluation")
         await pilot.pause()
         line = screen.query_one(AdviceLine)
         region = line.region
