@@ -23,8 +23,9 @@ def test_a_state_inside_its_tree_indexes_neither_itself_nor_its_lock_file(cli, t
     first = cli("chunk", tree, "--state", state, "--format", "jsonl", "-q")
     assert first.code == 0, first.err
     assert {r["path"] for r in records(first.out)} == {"a.py"}
-    # The lock file stays beside the state after a run: the next walk finds it in the tree.
-    assert (tree / "index.state.json.lock").exists()
+    lock = tree / "index.state.json.lock"
+    assert not lock.exists()  # a run removes its lock file
+    lock.write_bytes(b"")  # as a killed run leaves it: the next walk finds it in the tree
     (tree / "a.py").write_text(SOURCE + "\n\ndef third():\n    return 3\n")
     summary_file = tmp_path / "summary.json"
     second = cli("chunk", tree, "--state", state, "--format", "jsonl", "-q", "--summary-json", summary_file)
@@ -32,6 +33,7 @@ def test_a_state_inside_its_tree_indexes_neither_itself_nor_its_lock_file(cli, t
     upserts = [r for r in records(second.out) if r.get("op") == "upsert"]
     assert upserts and {r["path"] for r in upserts} == {"a.py"}
     assert json.loads(summary_file.read_text())["files"] == 1
+    assert not lock.exists()
     third = cli("chunk", tree, "--state", state, "--format", "jsonl", "-q")
     assert third.code == 0 and third.out == ""
 
