@@ -213,3 +213,20 @@ def test_a_chunk_ending_at_the_final_newline_after_a_class_keeps_its_scope():
     assert [e.name for e in last.context.scope] == ["Store"]
     assert [(e.name, e.is_partial) for e in last.context.entities] == [("put", False)]
     assert "# Scope: Store\n" in last.contextualized_text
+
+
+def test_under_fit_embedded_the_overlap_a_chunk_starts_with_comes_out_of_its_room():
+    """With overlap lines, a chunk starting on the definition's line embeds the lines before
+    it too, framed by ``# ...`` and ``# ---``: the room is max_size less the path line and
+    that overlap (here ``return entries``, the last code line of three), so the definition
+    one nws over it is cut."""
+    options = ChunkOptions.build(None, max_size=MAX, fit="embedded", overlap_lines=3)
+    overlap = HEAD[HEAD.rindex("    return entries"):]
+    room = MAX - PATH_LINE_NWS - nws("# ..." + overlap + "# ---")
+    for delta, whole in ((0, True), (1, False)):
+        code = HEAD + padded_to(room + delta)
+        chunks, found, _ = chunk_and_check(code, options)
+        assert held(chunks, code, "def lookup") is whole
+        too_big = [p.detail for p in found.problems if p.kind == "too-big"]
+        assert too_big == ([] if whole else [
+            f"function_definition of {room + 1} nws > {room} nws of room (max {MAX} less the header), in 2 chunks"])
