@@ -248,6 +248,13 @@ def header_roles(language: Language, name: str) -> bytes:
     return roles
 
 
+#: How many levels :func:`header_start` climbs from a piece's first node. Definitions nest a
+#: few levels (the same chunks with no bound on Werkzeug, TanStack and two stdlib packages);
+#: nesting thousands deep (generated data) would make every piece's climb, and each
+#: ``parent`` step (tree-sitter walks down from the root to find it), cost its depth.
+_MAX_HEADER_LEVELS = 32
+
+
 def header_start(data: bytes, roles: bytes, node: Node, start: int, win_start: int) -> int | None:
     """Where the header of the definition that a piece starting at ``start`` continues
     begins, when only that header lies between there and ``start``: nothing of the body
@@ -259,9 +266,16 @@ def header_start(data: bytes, roles: bytes, node: Node, start: int, win_start: i
     bound = start  # nothing of a body may start before this (then: before the header)
     x = node
     parent = x.parent
+    levels = _MAX_HEADER_LEVELS
     while parent is not None and parent.start_byte >= start:  # nodes the piece begins
+        levels -= 1
+        if not levels:
+            return None
         x, parent = parent, parent.parent
     while parent is not None:
+        levels -= 1
+        if not levels:
+            break
         role = roles[parent.kind_id]
         count = parent.named_child_count
         if not count:
