@@ -51,7 +51,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from ..engine.batch import kept_from_workers, run_jobs
+from ..engine.batch import POOL_THRESHOLD, kept_from_workers, run_jobs
 from ..engine.batch.skips import SkipReason
 from ..engine.files import DEFAULT_MAX_BYTES, UnreadableFileError, read_regular_file
 from ..engine.options import ChunkOptions
@@ -431,6 +431,10 @@ class IncrementalRun:
 
         batch = [BatchFile(path=f.path, name=f.rel, size=f.size, code=data) for f, _, data in to_chunk]
         args = dict(self._batch_args)
+        if args["engine"] == "ray" and len(batch) < POOL_THRESHOLD:
+            # Starting or joining Ray takes seconds (tens on a busy machine); the handful of
+            # files a commit changes chunk here sooner, into the same records.
+            args["engine"], args["ray_address"], args["shared_storage"] = "local", None, False
         args["jobs"] = run_jobs(args["jobs"], len(batch), args["engine"], args["ray_address"])  # as the export
         max_bytes = max([DEFAULT_MAX_BYTES, *(f.size for f, _, _ in to_chunk)])
         stream = chunk_batch_stream(batch, analyze=encode_upserts, keep_chunks=False, options=self.options,
