@@ -353,6 +353,15 @@ def test_comment_cleanup():
     assert trim("   ") is None
 
 
+def test_comment_cleanup_keeps_what_follows_the_markers():
+    # only stars and bangs go with a block opener: a letter right after it is text
+    assert comment_doc(["/*Xylophone notes */"]) == "Xylophone notes"
+    assert comment_doc(["/**!Bang */"]) == "Bang"
+    # trailing blanks go from every line; a blank-only line neither sets nor escapes the indent
+    assert trim("Summary.  \n     body   \n  \n     more\n") == "Summary.\nbody\n\nmore"
+    assert trim("Top\r\n\t  tabbed\r\n    x") == "Top\n      tabbed\nx"
+
+
 # -- imports (75-76, 89-90) ---------------------------------------------------------------------------
 def import_pairs(code, path):
     return [(e.name, e.source) for e in extract(code, path).imports]
