@@ -100,8 +100,6 @@ MAX_USES = 10
 #: An identifier: a letter (any script, as Python, JS and others allow) or ``_``/``$``, then
 #: letters, digits, ``_`` and ``$``.
 _IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
-_WORD_CHAR = re.compile(r"[\w$]")
-_DIGIT = re.compile(r"\d")
 _BLANKS = frozenset(b" \t\r\n\x0b\x0c")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
 
@@ -146,8 +144,12 @@ class ContextBuilder:
         self._import_entries = tuple(e.import_entry() for e in self._imports)
         # What keeps each import in a chunk's header: True always (a glob), else the name the
         # chunk's code must use, None when no identifier can be that name (side effects).
-        self._import_keys = tuple(True if e.is_wildcard else None if e.is_side_effect else _identifier_or_none(e.local_name)
-                                  for e in self._imports)
+        self._import_keys = tuple(
+            True if e.is_wildcard else None if e.is_side_effect else _identifier_or_none(e.local_name)
+            for e in self._imports
+        )
+        # Asked for every chunk, answered once: whether any import needs a look at the chunk's code.
+        self._keys_named = any(isinstance(key, str) for key in self._import_keys)
         self._import_ranges = sorted({(e.start, e.end) for e in self._imports})  # disjoint statements
         self._import_ends = [end for _, end in self._import_ranges]
         self._comment = header_comment(parsed.language)
@@ -169,12 +171,21 @@ class ContextBuilder:
         while end > start and data[end - 1] in _BLANKS:
             end -= 1
         scope, partial = self.structure.scope.around(start, end, MAX_SCOPE)
-        ctx = ChunkContext(self.filepath, self.parsed.language, True, tuple(self.scope_entry(e) for e in scope),
-                           parse_error=self._parse_error)
+        ctx = ChunkContext(
+            self.filepath,
+            self.parsed.language,
+            True,
+            tuple(self.scope_entry(e) for e in scope),
+            parse_error=self._parse_error,
+        )
         if self.mode == "full":
-            ctx.entities = tuple(self._entity_entry(e, is_partial) for e, is_partial in self._found(start, end, partial))
-            ctx.siblings = tuple(self._sibling_entry(e, position, distance)
-                                 for e, position, distance in self._sibling_rows(start, end, scope))
+            ctx.entities = tuple(
+                self._entity_entry(e, is_partial) for e, is_partial in self._found(start, end, partial)
+            )
+            ctx.siblings = tuple(
+                self._sibling_entry(e, position, distance)
+                for e, position, distance in self._sibling_rows(start, end, scope)
+            )
             ctx.imports = self._imports_for(start, end)
         return ctx
 
@@ -189,8 +200,12 @@ class ContextBuilder:
         found = self._entity_entries.get(key)
         if found is None:
             found = self._entity_entries[key] = EntityEntry(
-                entity.name, entity.type, entity.signature, entity.docstring,
-                Range(entity.line_start, entity.line_end), is_partial,
+                entity.name,
+                entity.type,
+                entity.signature,
+                entity.docstring,
+                Range(entity.line_start, entity.line_end),
+                is_partial,
             )
         return found
 
@@ -200,7 +215,8 @@ class ContextBuilder:
         if found is None:
             signature = entity.signature if self._sibling_signatures else None
             found = self._sibling_entries[key] = SiblingEntry(
-                entity.name, entity.type, "before" if position == "before" else "after", distance, signature)
+                entity.name, entity.type, "before" if position == "before" else "after", distance, signature
+            )
         return found
 
     def _found(self, start: int, end: int, partial: list[Entity]) -> list[tuple[Entity, bool]]:
@@ -218,14 +234,16 @@ class ContextBuilder:
         if self.options.sibling_detail == "none":
             return []
         parent = scope[0] if scope else None
-        rows: list[tuple[Entity, str, int]] = self.structure.scope.siblings(parent, start, end, self.options.max_siblings)
+        rows: list[tuple[Entity, str, int]] = self.structure.scope.siblings(
+            parent, start, end, self.options.max_siblings
+        )
         return rows
 
     def _imports_for(self, start: int, end: int) -> tuple[ImportEntry, ...]:
         if not self.options.filter_imports:
             return self._import_entries
         keys = self._import_keys
-        if not any(isinstance(key, str) for key in keys):
+        if not self._keys_named:
             return tuple(info for key, info in zip(keys, self._import_entries) if key is True)
         code = self._code_outside_imports(start, end)
         used: dict[str, bool] = {}
@@ -234,7 +252,8 @@ class ContextBuilder:
             if isinstance(key, str):
                 found = used.get(key)
                 if found is None:
-                    found = used[key] = uses_identifier(code, key)
+                    # most names are absent from most chunks: one search in C says so
+                    found = used[key] = key in code and uses_identifier(code, key)
                 if found:
                     kept.append(info)
             elif key:
@@ -335,11 +354,12 @@ def uses_identifier(code: str, name: str) -> bool:
     size, at = len(name), code.find(name)
     while at >= 0:
         after = at + size
-        if after == len(code) or not _WORD_CHAR.match(code, after):
+        # str methods are what \w and \d test, without a regular expression call per look
+        if after == len(code) or not (code[after].isalnum() or code[after] in "_$"):
             before = at
-            while before and _DIGIT.match(code, before - 1):
+            while before and code[before - 1].isdecimal():
                 before -= 1
-            if not before or not _WORD_CHAR.match(code, before - 1):
+            if not before or not (code[before - 1].isalnum() or code[before - 1] in "_$"):
                 return True
         at = code.find(name, at + 1)
     return False

@@ -56,8 +56,9 @@ def test_every_grammar_gets_structure_without_errors():
 
 
 def test_generic_languages_find_named_definitions():
-    lua = extract("local json = require('json')\n-- Adds two numbers.\nlocal function add(a, b)\n  return a + b\nend\n",
-                  "m.lua")
+    lua = extract(
+        "local json = require('json')\n-- Adds two numbers.\nlocal function add(a, b)\n  return a + b\nend\n", "m.lua"
+    )
     assert lua.level == "generic"
     add = one(lua, "add", "function")
     assert add.signature == "local function add(a, b)"
@@ -105,7 +106,9 @@ def test_typescript_interface_with_its_fields():
     user = one(structure, "User", "interface")
     assert user.signature == "interface User" and (user.line_start, user.line_end) == (0, 3)
     assert [(e.name, e.type, e.parent) for e in structure.entities[1:]] == [
-        ("id", "field", user), ("name", "field", user)]
+        ("id", "field", user),
+        ("name", "field", user),
+    ]
 
 
 def test_python_function_with_docstring():
@@ -145,8 +148,7 @@ def test_java_class_and_method():
 
 
 def test_java_constructors_are_methods_and_records_classes():
-    code = ("public record Point(int x, int y) {\n    public Point {\n    }\n}\n"
-            "class Box {\n    Box(int size) {}\n}\n")
+    code = "public record Point(int x, int y) {\n    public Point {\n    }\n}\nclass Box {\n    Box(int size) {}\n}\n"
     structure = extract(code, "P.java")
     assert kinds(structure) == [("Point", "class"), ("Point", "method"), ("Box", "class"), ("Box", "method")]
 
@@ -160,8 +162,10 @@ def test_nested_parents():
 
 
 def test_nested_functions_are_all_functions():
-    code = ("function outer() {\n  function inner1() {\n    function inner2() {\n"
-            "      function inner3() {}\n    }\n  }\n}\n")
+    code = (
+        "function outer() {\n  function inner1() {\n    function inner2() {\n"
+        "      function inner3() {}\n    }\n  }\n}\n"
+    )
     structure = extract(code, "n.js")
     assert kinds(structure) == [(n, "function") for n in ("outer", "inner1", "inner2", "inner3")]
     assert [e.depth for e in structure.entities] == [0, 1, 2, 3]
@@ -188,11 +192,12 @@ def test_many_flat_functions():
 
 
 def test_arrow_functions_and_function_expressions_are_functions():
-    code = ("const fn = function () { return 1 }\nconst arrow = (x) => x * 2\n"
-            "let later = async () => {}\nconst value = 42\n")
+    code = (
+        "const fn = function () { return 1 }\nconst arrow = (x) => x * 2\n"
+        "let later = async () => {}\nconst value = 42\n"
+    )
     structure = extract(code, "a.js")
-    assert kinds(structure) == [("fn", "function"), ("arrow", "function"), ("later", "function"),
-                                ("value", "constant")]
+    assert kinds(structure) == [("fn", "function"), ("arrow", "function"), ("later", "function"), ("value", "constant")]
     assert one(structure, "arrow").signature == "const arrow = (x)"
 
 
@@ -203,9 +208,11 @@ def test_typescript_namespaces_are_modules():
 
 
 def test_rust_impl_trait_for_type_is_named_after_the_type():
-    code = ("struct Store<T> { items: Vec<T> }\n"
-            "impl<T> Display for Store<T> {\n    fn fmt(&self) {}\n}\n"
-            "mod inner { const LIMIT: u8 = 3; static NAME: &str = \"x\"; }\n")
+    code = (
+        "struct Store<T> { items: Vec<T> }\n"
+        "impl<T> Display for Store<T> {\n    fn fmt(&self) {}\n}\n"
+        'mod inner { const LIMIT: u8 = 3; static NAME: &str = "x"; }\n'
+    )
     structure = extract(code, "s.rs")
     impl = one(structure, "Store", "class")
     assert impl.signature == "impl<T> Display for Store<T>"
@@ -215,12 +222,22 @@ def test_rust_impl_trait_for_type_is_named_after_the_type():
 
 
 def test_go_const_var_and_type():
-    code = ("package p\n\nconst (\n\tA = 1\n\tB = 2\n)\n\nvar Default = New()\n\n"
-            "type Point struct {\n\tX, Y int\n}\n\ntype Reader interface {\n\tRead() error\n}\n")
+    code = (
+        "package p\n\nconst (\n\tA = 1\n\tB = 2\n)\n\nvar Default = New()\n\n"
+        "type Point struct {\n\tX, Y int\n}\n\ntype Reader interface {\n\tRead() error\n}\n"
+    )
     structure = extract(code, "p.go")
-    assert kinds(structure) == [("p", "module"), ("A", "constant"), ("B", "constant"),
-                                ("Default", "variable"), ("Point", "type"), ("X", "field"),
-                                ("Y", "field"), ("Reader", "interface"), ("Read", "method")]
+    assert kinds(structure) == [
+        ("p", "module"),
+        ("A", "constant"),
+        ("B", "constant"),
+        ("Default", "variable"),
+        ("Point", "type"),
+        ("X", "field"),
+        ("Y", "field"),
+        ("Reader", "interface"),
+        ("Read", "method"),
+    ]
     assert one(structure, "Point").signature == "type Point struct"
     assert one(structure, "Default").signature == "var Default"
 
@@ -229,19 +246,45 @@ def test_go_const_var_and_type():
 @pytest.mark.parametrize(
     ("code", "path", "name", "signature"),
     [
-        ("function greet(name: string): string { return name }", "a.ts", "greet", "function greet(name: string): string"),
+        (
+            "function greet(name: string): string { return name }",
+            "a.ts",
+            "greet",
+            "function greet(name: string): string",
+        ),
         ("def greet(name):\n    return name\n", "a.py", "greet", "def greet(name)"),
         ("function identity<T>(arg: T): T { return arg }", "a.ts", "identity", "function identity<T>(arg: T): T"),
-        ("function compare(a: number, b: number): boolean { return a < b }", "a.ts", "compare",
-         "function compare(a: number, b: number): boolean"),
-        ("class Calculator extends Base implements ICalc {}", "a.ts", "Calculator", "class Calculator extends Base implements ICalc"),
-        ("function multiLine(\n  param1: string,\n  param2: number,\n  param3: boolean\n): void {}", "a.ts", "multiLine",
-         "function multiLine( param1: string, param2: number, param3: boolean ): void"),
-        ("async function fetchData(): Promise<string> { return '' }", "a.ts", "fetchData",
-         "async function fetchData(): Promise<string>"),
+        (
+            "function compare(a: number, b: number): boolean { return a < b }",
+            "a.ts",
+            "compare",
+            "function compare(a: number, b: number): boolean",
+        ),
+        (
+            "class Calculator extends Base implements ICalc {}",
+            "a.ts",
+            "Calculator",
+            "class Calculator extends Base implements ICalc",
+        ),
+        (
+            "function multiLine(\n  param1: string,\n  param2: number,\n  param3: boolean\n): void {}",
+            "a.ts",
+            "multiLine",
+            "function multiLine( param1: string, param2: number, param3: boolean ): void",
+        ),
+        (
+            "async function fetchData(): Promise<string> { return '' }",
+            "a.ts",
+            "fetchData",
+            "async function fetchData(): Promise<string>",
+        ),
         ("type G<T = string> = T[]", "a.ts", "G", "type G<T = string>"),  # code-chunk cut at the first `=`
-        ("def f(x=(1, 2), *, y: dict = {}) -> None:  # note\n    pass\n", "a.py", "f",
-         "def f(x=(1, 2), *, y: dict = {}) -> None"),
+        (
+            "def f(x=(1, 2), *, y: dict = {}) -> None:  # note\n    pass\n",
+            "a.py",
+            "f",
+            "def f(x=(1, 2), *, y: dict = {}) -> None",
+        ),
         ("class Service {\n  @Override public void run() {}\n}", "S.java", "run", "@Override public void run()"),
     ],
 )
@@ -250,11 +293,17 @@ def test_signatures(code, path, name, signature):
 
 
 def test_generators_and_exports():
-    code = ("async function* generateData() { yield 1 }\nfunction* myGenerator() { yield 2 }\n"
-            "export function publicFn() {}\nexport default function defaultFn() {}\n")
+    code = (
+        "async function* generateData() { yield 1 }\nfunction* myGenerator() { yield 2 }\n"
+        "export function publicFn() {}\nexport default function defaultFn() {}\n"
+    )
     structure = extract(code, "g.ts")
-    assert kinds(structure) == [("generateData", "function"), ("myGenerator", "function"),
-                                ("publicFn", "function"), ("defaultFn", "function")]
+    assert kinds(structure) == [
+        ("generateData", "function"),
+        ("myGenerator", "function"),
+        ("publicFn", "function"),
+        ("defaultFn", "function"),
+    ]
     assert "async" in one(structure, "generateData").signature
     assert [e.is_exported for e in structure.entities] == [False, False, True, True]
     assert structure.exports == []  # an exported declaration is not duplicated as an export
@@ -272,8 +321,10 @@ def test_jsdoc():
 
 
 def test_jsdoc_is_found_through_export_and_needs_adjacency():
-    code = ("/** Exported. */\nexport function a() {}\n\n/** Not adjacent. */\n\nfunction b() {}\n"
-            "// a line comment\n/* a block comment */\n/** JSDoc comment */\nfunction documented() {}\n")
+    code = (
+        "/** Exported. */\nexport function a() {}\n\n/** Not adjacent. */\n\nfunction b() {}\n"
+        "// a line comment\n/* a block comment */\n/** JSDoc comment */\nfunction documented() {}\n"
+    )
     structure = extract(code, "a.ts")
     assert one(structure, "a").docstring == "Exported."
     assert one(structure, "b").docstring is None
@@ -281,8 +332,10 @@ def test_jsdoc_is_found_through_export_and_needs_adjacency():
 
 
 def test_python_multiline_docstring_is_dedented_per_pep_257():
-    code = ('def greet(name):\n    """Greet someone.\n\n    Args:\n        name: The person to greet\n    """\n'
-            "    return name\n")
+    code = (
+        'def greet(name):\n    """Greet someone.\n\n    Args:\n        name: The person to greet\n    """\n'
+        "    return name\n"
+    )
     doc = one(extract(code, "a.py"), "greet").docstring
     assert doc == "Greet someone.\n\nArgs:\n    name: The person to greet"
 
@@ -302,9 +355,11 @@ def test_python_docstring_quote_styles():
 
 
 def test_rust_docs_through_attributes_and_block_docs():
-    code = ("/// First line.\n/// Second line.\n#[derive(Debug)]\n#[allow(dead_code)]\npub struct A;\n\n"
-            "/** Block doc. */\nfn b() {}\n\n//! Inner doc of the module, not of c.\nfn c() {}\n\n"
-            "// plain comment\nfn d() {}\n")
+    code = (
+        "/// First line.\n/// Second line.\n#[derive(Debug)]\n#[allow(dead_code)]\npub struct A;\n\n"
+        "/** Block doc. */\nfn b() {}\n\n//! Inner doc of the module, not of c.\nfn c() {}\n\n"
+        "// plain comment\nfn d() {}\n"
+    )
     structure = extract(code, "a.rs")
     assert one(structure, "A").docstring == "First line.\nSecond line."
     assert one(structure, "b").docstring == "Block doc."
@@ -313,9 +368,11 @@ def test_rust_docs_through_attributes_and_block_docs():
 
 
 def test_go_docs_need_adjacency():
-    code = ("// Copyright 2024 Someone.\n\n// Package p does things.\npackage p\n\n"
-            "// Add returns the sum of a and b.\nfunc Add(a, b int) int { return a + b }\n\n"
-            "func Sub(a, b int) int { return a - b } // trailing\nfunc Mul(a, b int) int { return a * b }\n")
+    code = (
+        "// Copyright 2024 Someone.\n\n// Package p does things.\npackage p\n\n"
+        "// Add returns the sum of a and b.\nfunc Add(a, b int) int { return a + b }\n\n"
+        "func Sub(a, b int) int { return a - b } // trailing\nfunc Mul(a, b int) int { return a * b }\n"
+    )
     structure = extract(code, "p.go")
     assert one(structure, "p").docstring == "Package p does things."
     assert one(structure, "Add").docstring == "Add returns the sum of a and b."
@@ -323,9 +380,11 @@ def test_go_docs_need_adjacency():
 
 
 def test_javadoc():
-    code = ("class M {\n    /**\n     * Adds two numbers.\n     * @param a the first\n     * @param b the second\n"
-            "     * @return The sum\n     */\n    int add(int a, int b) { return a + b; }\n\n"
-            "    /* not a doc */\n    int sub(int a, int b) { return a - b; }\n}\n")
+    code = (
+        "class M {\n    /**\n     * Adds two numbers.\n     * @param a the first\n     * @param b the second\n"
+        "     * @return The sum\n     */\n    int add(int a, int b) { return a + b; }\n\n"
+        "    /* not a doc */\n    int sub(int a, int b) { return a - b; }\n}\n"
+    )
     structure = extract(code, "M.java")
     doc = one(structure, "add").docstring
     assert doc == "Adds two numbers.\n@param a the first\n@param b the second\n@return The sum"
@@ -345,12 +404,22 @@ def test_is_doc_comment():
 
 def test_comment_cleanup():
     assert comment_doc(["/**\n * This is a description.\n * @param name The name\n */"]) == (
-        "This is a description.\n@param name The name")
+        "This is a description.\n@param name The name"
+    )
     assert comment_doc(["/// First line.", "/// Second line."]) == "First line.\nSecond line."
     assert comment_doc(["// First line.", "// Second line."]) == "First line.\nSecond line."
     assert comment_doc(["#   indented", "#     more"]) == "indented\n  more"
-    assert trim('\n    Summary.\n\n        Detail.\n    ') == "Summary.\n\n    Detail."
+    assert trim("\n    Summary.\n\n        Detail.\n    ") == "Summary.\n\n    Detail."
     assert trim("   ") is None
+
+
+def test_comment_cleanup_keeps_what_follows_the_markers():
+    # only stars and bangs go with a block opener: a letter right after it is text
+    assert comment_doc(["/*Xylophone notes */"]) == "Xylophone notes"
+    assert comment_doc(["/**!Bang */"]) == "Bang"
+    # trailing blanks go from every line; a blank-only line neither sets nor escapes the indent
+    assert trim("Summary.  \n     body   \n  \n     more\n") == "Summary.\nbody\n\nmore"
+    assert trim("Top\r\n\t  tabbed\r\n    x") == "Top\n      tabbed\nx"
 
 
 # -- imports (75-76, 89-90) ---------------------------------------------------------------------------
@@ -359,15 +428,26 @@ def import_pairs(code, path):
 
 
 def test_typescript_imports():
-    code = ("import { a, b as c } from 'my-module'\nimport React from 'react'\nimport * as path from 'path'\n"
-            "import type { Option } from 'effect/Option'\nimport './side-effect'\n")
+    code = (
+        "import { a, b as c } from 'my-module'\nimport React from 'react'\nimport * as path from 'path'\n"
+        "import type { Option } from 'effect/Option'\nimport './side-effect'\n"
+    )
     structure = extract(code, "i.ts")
     assert [(e.name, e.source, e.imported) for e in structure.imports] == [
-        ("a", "my-module", None), ("c", "my-module", "b"), ("React", "react", None), ("path", "path", None),
-        ("Option", "effect/Option", None), ("./side-effect", "./side-effect", None)]
+        ("a", "my-module", None),
+        ("c", "my-module", "b"),
+        ("React", "react", None),
+        ("path", "path", None),
+        ("Option", "effect/Option", None),
+        ("./side-effect", "./side-effect", None),
+    ]
     flags = [(e.is_default, e.is_namespace, e.is_side_effect) for e in structure.imports]
-    assert flags == [(False, False, False)] * 2 + [(True, False, False), (False, True, False),
-                                                     (False, False, False), (False, False, True)]
+    assert flags == [(False, False, False)] * 2 + [
+        (True, False, False),
+        (False, True, False),
+        (False, False, False),
+        (False, False, True),
+    ]
     assert structure.imports[2].import_entry().to_dict() == {"name": "React", "source": "react", "isDefault": True}
     assert structure.imports[3].import_entry().to_dict() == {"name": "path", "source": "path", "isNamespace": True}
 
@@ -375,33 +455,62 @@ def test_typescript_imports():
 def test_import_counts():
     assert import_pairs("import {foo} from 'bar'", "a.ts") == [("foo", "bar")]
     assert import_pairs("import { foo, bar, baz } from './m'", "a.ts") == [
-        ("foo", "./m"), ("bar", "./m"), ("baz", "./m")]
+        ("foo", "./m"),
+        ("bar", "./m"),
+        ("baz", "./m"),
+    ]
     assert import_pairs("import {a} from 'x'\nimport {b, c} from 'y'\nimport d from 'z'\n", "a.ts") == [
-        ("a", "x"), ("b", "y"), ("c", "y"), ("d", "z")]
+        ("a", "x"),
+        ("b", "y"),
+        ("c", "y"),
+        ("d", "z"),
+    ]
     assert import_pairs("import { Effect } from 'effect'\nimport { Option } from 'effect/Option'", "a.ts") == [
-        ("Effect", "effect"), ("Option", "effect/Option")]
+        ("Effect", "effect"),
+        ("Option", "effect/Option"),
+    ]
     assert import_pairs("import React from 'react'\nconst fs = require('fs')\nconst x = load('y')", "a.js") == [
-        ("React", "react"), ("fs", "fs")]
+        ("React", "react"),
+        ("fs", "fs"),
+    ]
 
 
 def test_python_from_import_imports_names_from_the_module():
     """code-chunk also listed the module (`typing`) as an imported name."""
-    code = ("from typing import List, Dict as D\nimport os\nimport os.path\nimport sys as system\n"
-            "from collections import *\nfrom . import sibling\n")
-    assert import_pairs(code, "a.py") == [("List", "typing"), ("D", "typing"), ("os", "os"), ("os.path", "os.path"),
-                                          ("system", "sys"), ("*", "collections"), ("sibling", ".")]
+    code = (
+        "from typing import List, Dict as D\nimport os\nimport os.path\nimport sys as system\n"
+        "from collections import *\nfrom . import sibling\n"
+    )
+    assert import_pairs(code, "a.py") == [
+        ("List", "typing"),
+        ("D", "typing"),
+        ("os", "os"),
+        ("os.path", "os.path"),
+        ("system", "sys"),
+        ("*", "collections"),
+        ("sibling", "."),
+    ]
     assert [e.local_name for e in extract(code, "a.py").imports] == ["List", "D", "os", "os", "system", None, "sibling"]
 
 
 def test_import_sources_in_other_languages():
     assert import_pairs("use std::collections::HashMap;", "a.rs") == [("HashMap", "std::collections::HashMap")]
     assert import_pairs("use std::cmp::Ordering::{self, *};\nuse a::{b::{C, D as E}, f};", "a.rs") == [
-        ("Ordering", "std::cmp::Ordering"), ("*", "std::cmp::Ordering"),
-        ("C", "a::b::C"), ("E", "a::b::D"), ("f", "a::f")]
+        ("Ordering", "std::cmp::Ordering"),
+        ("*", "std::cmp::Ordering"),
+        ("C", "a::b::C"),
+        ("E", "a::b::D"),
+        ("f", "a::f"),
+    ]
     assert import_pairs('package p\n\nimport (\n\t"fmt"\n\tm "math"\n\t_ "x/driver"\n)\n', "a.go") == [
-        ("fmt", "fmt"), ("m", "math"), ("driver", "x/driver")]  # each spec its own source
+        ("fmt", "fmt"),
+        ("m", "math"),
+        ("driver", "x/driver"),
+    ]  # each spec its own source
     assert import_pairs("import java.util.List;\nimport java.util.*;", "A.java") == [
-        ("List", "java.util.List"), ("*", "java.util")]
+        ("List", "java.util.List"),
+        ("*", "java.util"),
+    ]
 
 
 # -- ranges and order (78-84, 88, 91) -------------------------------------------------------------------
@@ -426,7 +535,12 @@ def test_types_enums_and_rust_structs():
 def test_entity_is_complete_and_in_source_order():
     (test,) = extract("function test() {}", "t.ts").entities
     assert (test.name, test.type, test.signature, test.docstring, test.parent) == (
-        "test", "function", "function test()", None, None)
+        "test",
+        "function",
+        "function test()",
+        None,
+        None,
+    )
     assert test.byte_range.to_dict() == {"start": 0, "end": 18} and test.line_range.to_dict() == {"start": 0, "end": 0}
     assert test.kind == "function_declaration"
     code = "import { x } from 'y'\ninterface I { a: string }\nclass C { m() {} }\nfunction f() {}\nenum E { A }\n"
@@ -436,13 +550,20 @@ def test_entity_is_complete_and_in_source_order():
 
 def test_python_module_counts():
     """code-chunk: 2 imports (typing and Optional); the module is not an imported name."""
-    code = ("from typing import Optional\n\nclass Service:\n    def __init__(self):\n        pass\n\n"
-            "    @staticmethod\n    def build():\n        pass\n\n    @classmethod\n    def load(cls):\n        pass\n\n"
-            "@decorator\ndef decorated_func():\n    pass\n")
+    code = (
+        "from typing import Optional\n\nclass Service:\n    def __init__(self):\n        pass\n\n"
+        "    @staticmethod\n    def build():\n        pass\n\n    @classmethod\n    def load(cls):\n        pass\n\n"
+        "@decorator\ndef decorated_func():\n    pass\n"
+    )
     structure = extract(code, "s.py")
     assert [(e.name, e.source) for e in structure.imports] == [("Optional", "typing")]
-    assert kinds(structure) == [("Service", "class"), ("__init__", "method"), ("build", "method"),
-                                ("load", "method"), ("decorated_func", "function")]
+    assert kinds(structure) == [
+        ("Service", "class"),
+        ("__init__", "method"),
+        ("build", "method"),
+        ("load", "method"),
+        ("decorated_func", "function"),
+    ]
     assert all(one(structure, n).parent is one(structure, "Service") for n in ("__init__", "build", "load"))
     assert one(structure, "decorated_func").signature == "def decorated_func()"
 

@@ -20,6 +20,7 @@ trimmed like a Python docstring.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from ..text import SourceText
@@ -31,14 +32,12 @@ if TYPE_CHECKING:
 _PY_STRING = re.compile(r"""^[rRuU]?("{3}|'{3}|"|')(.*)\1$""", re.S)
 _LINE_MARKER = re.compile(r"^[ \t]*(?://[/!]?|#+|--+|;+|%+) ?", re.M)
 _BLOCK_STAR = re.compile(r"^[ \t]*\* ?", re.M)
-_INDENT = re.compile(r"^ *(?=\S)", re.M)
-_TRAILING_SPACE = re.compile(r"[ \t]+$", re.M)
 
 
 def trim(text: str) -> str | None:
     """PEP 257 docstring trimming (the first line stripped, the common indentation
     of the others removed, blank edge lines dropped); ``None`` for an empty result.
-    Done with regular expressions over the whole text: docs can be long."""
+    One pass over the lines, linear in the text: docs can be long."""
     if "\t" in text:
         text = text.expandtabs()
     if "\n" not in text and "\r" not in text:
@@ -46,10 +45,15 @@ def trim(text: str) -> str | None:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     first, _, rest = text.partition("\n")
-    indent = min(map(len, _INDENT.findall(rest)), default=0)
-    if indent:
-        rest = re.sub(rf"(?m)^ {{1,{indent}}}", "", rest)
-    return _TRAILING_SPACE.sub("", first.strip() + "\n" + rest).strip("\n") or None
+    # Line by line (the text has no tabs or carriage returns left): three regular
+    # expressions over the whole text cost more than one pass over its few lines.
+    lines = rest.split("\n")
+    lead = [len(line) - len(line.lstrip(" ")) for line in lines]
+    # the common indentation of the lines with something on them (a space-only line has none)
+    indent = min((n for line, n in zip(lines, lead) if n < len(line) and not line[n].isspace()), default=0)
+    kept = [first.strip()]
+    kept += [line[min(n, indent) :].rstrip(" ") for line, n in zip(lines, lead)]
+    return "\n".join(kept).strip("\n") or None
 
 
 def python_string_doc(literal: str) -> str | None:
@@ -94,16 +98,17 @@ def is_doc_comment(text: str, prefixes: tuple[str, ...]) -> bool:
 
 
 _BLOCKS = (("/*", "*/"), ("<!--", "-->"), ("(*", "*)"), ("{-", "-}"), ("--[[", "]]"), ("=begin", "=end"), ("#=", "=#"))
+_BLOCK_FIRST = frozenset(opener[0] for opener, _ in _BLOCKS)
 
 
 def strip_comment(text: str) -> list[str]:
     """A comment's lines without comment markers."""
-    for opener, closer in _BLOCKS:
-        if text.startswith(opener) and text.endswith(closer) and len(text) >= len(opener) + len(closer):
-            body = text[len(opener) : len(text) - len(closer)]
-            break
-    else:
-        body = None
+    body = None
+    if text[:1] in _BLOCK_FIRST:  # most comments are line comments: no opener to try
+        for opener, closer in _BLOCKS:
+            if text.startswith(opener) and text.endswith(closer) and len(text) >= len(opener) + len(closer):
+                body = text[len(opener) : len(text) - len(closer)]
+                break
     if body is not None:
         body = body.lstrip("*!")
         return _BLOCK_STAR.sub("", body[1:] if body[:1] == " " else body).splitlines()  # `/** Doc`: one space
@@ -131,7 +136,7 @@ class DocFinder:
     comment and the item.
     """
 
-    __slots__ = ("source", "line", "block", "prefixes", "skip")
+    __slots__ = ("source", "data", "starts", "line", "block", "prefixes", "skip")
 
     def __init__(
         self,
@@ -141,6 +146,9 @@ class DocFinder:
         skip: tuple[str, ...] = (),
     ):
         self.source = source
+        # Read for every entity: looked up once (the line starts are made once per file anyway).
+        self.data = source.data
+        self.starts = source.line_starts
         self.line = syntax.line.encode() if syntax.line else None
         self.block = (syntax.block[0].encode(), syntax.block[1].encode()) if syntax.block else None
         self.prefixes = prefixes
@@ -154,31 +162,33 @@ class DocFinder:
     def doc_range_above(self, start: int, row: int | None = None) -> tuple[str | None, int, int] | None:
         """``(doc, start byte, end byte)``: :meth:`doc_above` with where the comment sits
         (whole lines, line breaks included, for comments on lines of their own)."""
-        source, data = self.source, self.source.data
-        starts = source.line_starts
+        data, starts = self.data, self.starts
         if row is None:
-            row = source.line_of(start)
+            row = bisect_right(starts, start) - 1
+        line_start = starts[row]
         # Scan back over blanks only: copying the line up to the item would make a
         # minified one-line file quadratic.
         at = start
-        while at > starts[row] and data[at - 1] in (32, 9):
+        while at > line_start and data[at - 1] in (32, 9):
             at -= 1
-        if at > starts[row]:  # code before the item on its line: only "/** doc */ item" counts
-            if not self.block or not data.endswith(self.block[1], starts[row], at):
+        block = self.block
+        if at > line_start:  # code before the item on its line: only "/** doc */ item" counts
+            if not block or not data.endswith(block[1], line_start, at):
                 return None
-            found = self._block_ending_at(data[starts[row] : at], starts[row])
+            found = self._block_ending_at(data[line_start:at], line_start, row)
             return (comment_doc([found[0]]), found[1], at) if found else None
         texts: list[str] = []
         row -= 1
         last_row = first_at = -1
+        comment, skip = self.line, self.skip
         while row >= 0:
             line = data[starts[row] : starts[row + 1]].strip()
             if not line:
                 break
-            if not texts and self.skip and line.startswith(self.skip):
+            if not texts and skip and line.startswith(skip):
                 row -= 1
                 continue
-            if self.line and line.startswith(self.line) and not (self.block and line.startswith(self.block[0])):
+            if comment and line.startswith(comment) and not (block and line.startswith(block[0])):
                 text = line.decode("utf-8", "replace")
                 if not is_doc_comment(text, self.prefixes):
                     break
@@ -187,32 +197,32 @@ class DocFinder:
                 first_at = starts[row]
                 row -= 1
                 continue
-            if self.block and not texts and line.endswith(self.block[1]):
-                found = self._block_ending_at(data[starts[row] : starts[row + 1]].rstrip(), starts[row])
+            if block and not texts and line.endswith(block[1]):
+                found = self._block_ending_at(data[starts[row] : starts[row + 1]].rstrip(), starts[row], row)
                 if found:
                     texts.append(found[0])
-                    last_row, first_at = row, source.line_start_at(found[1])
+                    last_row, first_at = row, found[2]
             break
         if not texts:
             return None
         end = starts[last_row + 1] if last_row + 1 < len(starts) else len(data)
         return comment_doc(texts[::-1]), first_at, end
 
-    def _block_ending_at(self, line: bytes, line_start: int) -> tuple[str, int] | None:
+    def _block_ending_at(self, line: bytes, line_start: int, row: int) -> tuple[str, int, int] | None:
         """The block comment ending at the end of ``line`` (which starts at
-        ``line_start``), if it starts its own line and is a doc comment, and where it opens."""
+        ``line_start``, on line ``row``), if it starts its own line and is a doc comment:
+        its text, where it opens and where its first line starts."""
         assert self.block is not None
         opener, closer = self.block
         if not line.endswith(closer):
             return None
-        data = self.source.data
+        data, starts = self.data, self.starts
         end = line_start + len(line)
-        first_row = max(0, self.source.line_of(line_start) - MAX_BLOCK_LINES)
-        at = data.rfind(opener, self.source.line_starts[first_row], end - len(closer))
+        at = data.rfind(opener, starts[max(0, row - MAX_BLOCK_LINES)], end - len(closer))
         if at < 0:
             return None
-        own_line = self.source.line_starts[self.source.line_of(at)]
+        own_line = starts[bisect_right(starts, at) - 1]
         if data[own_line:at].strip():
             return None
         text = data[at:end].decode("utf-8", "replace")
-        return (text, at) if is_doc_comment(text, self.prefixes) else None
+        return (text, at, own_line) if is_doc_comment(text, self.prefixes) else None
