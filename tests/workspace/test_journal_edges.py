@@ -236,3 +236,13 @@ def test_every_line_of_a_file_adds_to_its_ids(tmp_path: Path) -> None:
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert read_journal(str(path)) == {"a.py": {"1", "2", "3"}, "": {"9"}}
+
+
+def test_a_journal_larger_than_a_file_to_chunk_is_read(tmp_path: Path) -> None:
+    from explorer.engine.files import DEFAULT_MAX_BYTES
+
+    path = tmp_path / "j"
+    ids = [f"{n:032x}" for n in range(DEFAULT_MAX_BYTES // 36 + 1)]  # a big run's ids: over a source file's cap
+    written(path, ("a.py", ids))
+    assert path.stat().st_size > DEFAULT_MAX_BYTES
+    assert read_journal(str(path)) == {"a.py": set(ids)}
