@@ -334,3 +334,74 @@ def test_leaving_a_pooled_batch_early_stops_its_workers(tmp_path: Path) -> None:
     assert multiprocessing.active_children()  # the pool runs
     stream.close()
     assert multiprocessing.active_children() == []
+
+
+def chunk_count(parsed, chunks, options, seconds, *, scale: int = 1) -> int:
+    return len(chunks) * scale
+
+
+def line_count(parsed, chunks, options, seconds, *, scale: int = 1) -> int:
+    return parsed.source.text.count("\n") * scale + 1000
+
+
+def renamed_problems(parsed, chunks, options, seconds):
+    return ("another module's", analyze_problems(parsed, chunks, options, seconds))
+
+
+# An analyzer of another module that happens to carry the same name (as two packages'
+# ``analyze`` functions would): its results are not the other's.
+renamed_problems.__qualname__ = renamed_problems.__name__ = "analyze_problems"
+
+
+def test_analyzers_with_the_same_arguments_are_told_apart_by_function_and_module(tmp_path: Path) -> None:
+    files = files_in(tree(tmp_path / "repo", 2))
+    cache = ResultsCache(str(tmp_path / "results"), cap=10**9)
+    chunks = [r.analysis for r in answered(cache, files, analyze=partial(chunk_count, scale=2))]
+    lines = [r.analysis for r in answered(cache, files, analyze=partial(line_count, scale=2))]
+    assert (cache.hits, cache.misses) == (0, 4)
+    assert chunks == [2, 2] and lines == [1004, 1004]
+    answered(cache, files, analyze=analyze_problems)
+    renamed = answered(cache, files, analyze=renamed_problems)
+    assert (cache.hits, cache.misses) == (0, 8)
+    assert [r.analysis[0] for r in renamed] == ["another module's"] * 2
+
+
+def test_a_tokenizer_file_named_in_the_analyzers_arguments_is_part_of_the_key(tmp_path: Path) -> None:
+    """A sweep's or an evaluation's tokenizer comes in the analyzer's arguments, not in the
+    batch's options: another file at that path misses too."""
+    files = files_in(tree(tmp_path / "repo", 2))
+    spec = word_tokenizer(tmp_path / "tokenizer.json", ["def"])
+    os.utime(spec, ns=(1_000_000_000, 1_000_000_000))
+    cache = ResultsCache(str(tmp_path / "results"), cap=10**9)
+    analyze = partial(tokenized_count, settings=[(60, spec)])
+    answered(cache, files, analyze=analyze)
+    answered(cache, files, analyze=analyze)
+    assert (cache.hits, cache.misses) == (2, 2)
+    word_tokenizer(tmp_path / "tokenizer.json", ["def", "return"])
+    os.utime(spec, ns=(2_000_000_000, 2_000_000_000))
+    answered(cache, files, analyze=analyze)
+    assert (cache.hits, cache.misses) == (2, 4)
+
+
+def tokenized_count(parsed, chunks, options, seconds, *, settings) -> int:
+    return len(chunks) + len(settings)
+
+
+def pid_of(parsed, chunks, options, seconds) -> int:
+    return os.getpid()
+
+
+def test_one_job_runs_every_file_in_this_process(tmp_path: Path) -> None:
+    files = files_in(tree(tmp_path / "repo", 4))
+    cache = ResultsCache(str(tmp_path / "results"), cap=10**9)
+    assert [r.analysis for r in answered(cache, files, analyze=pid_of)] == [os.getpid()] * 4  # missed
+    kept = cache.stream(files, jobs=1, analyze=pid_of, keep_chunks=True, options=OPTIONS)  # not cached
+    assert [r.analysis for r in kept] == [os.getpid()] * 4
+
+
+def test_a_bad_time_limit_fails_before_any_work(tmp_path: Path) -> None:
+    cache = ResultsCache(str(tmp_path / "results"), cap=10**9)
+    with pytest.raises(ValueError, match="timeout must be a positive number of seconds, not 0"):
+        cache.stream(
+            files_in(tree(tmp_path / "repo", 1)), jobs=1, analyze=analyze_problems, keep_chunks=False, timeout=0
+        )
