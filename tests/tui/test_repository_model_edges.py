@@ -9,10 +9,13 @@ from textual.app import App, ComposeResult
 
 from explorer.engine.measure.problems import FileProblems, Problem
 from explorer.engine.options import ChunkOptions
+from explorer.tui.repository import scan as scan_module
 from explorer.tui.repository.chunk_rows import ChunkRows, kinds_text
 from explorer.tui.repository.columns import Column, cell, fitted, tail
+from explorer.tui.repository.messages import RepositoryScanned
 from explorer.tui.repository.model import CHUNKS, FILES, ChunkRow, RepositoryModel, ScannedFile
 from explorer.tui.repository.problems import ProblemRows
+from explorer.workspace.walk import WalkOptions
 
 
 def problem(kind: str, chunk: int = 0, line: int = 0, detail: str = "") -> Problem:
@@ -395,3 +398,26 @@ async def test_a_chunk_row_lines_up_under_its_header_and_what_is_wrong_is_muted_
         styles = {row.plain[span.start : span.end]: span.style for span in row.spans}
         assert styles["starts with `}`"] == styles["123456"]
         assert styles["starts with `}`"] != styles["closer"]  # the kinds stand out
+
+
+# -- the scan ---------------------------------------------------------------------------------
+CODE = "def f(x):\n    return [\n        x,\n    ]\n"
+
+
+def test_the_scan_walks_with_the_views_walk_settings_and_tags_every_batch_with_its_generation(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("CHUNK_EXPLORER_CACHE", "off")
+    monkeypatch.setattr(scan_module, "POST_EVERY", 0)  # a batch per finished file
+    root = tmp_path / "repo"
+    (root / "gen").mkdir(parents=True)
+    for name in ("a.py", "b.py", "gen/c.py"):
+        (root / name).write_text(CODE)
+    posted: list[RepositoryScanned] = []
+    scan_module.scan(
+        str(root), WalkOptions(exclude=("gen",)), ChunkOptions(max_size=10), 1, 7, posted.append, lambda: False
+    )
+    assert sorted(f.rel for m in posted for f in m.files) == ["a.py", "b.py"]
+    assert [m.generation for m in posted] == [7] * len(posted) and len(posted) >= 3
+    assert [(m.done, m.total) for m in posted[:2]] == [(1, 2), (2, 2)]
+    assert posted[-1].finished and (posted[-1].done, posted[-1].total) == (2, 2)
