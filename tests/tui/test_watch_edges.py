@@ -160,3 +160,18 @@ async def test_a_link_to_the_folder_removed_is_the_folder_deleted_and_relinked_i
         assert posted.log[2:] == ["started", [("added", str(root))]]
         (real / "late.py").write_text("y = 2\n")
         await posted.until(lambda log: any(("added", str(root / "late.py")) in b for b in log[4:]), "a new file")
+
+
+async def test_changes_in_tool_folders_and_editor_swap_files_are_not_reported(tmp_path: Path):
+    root = tmp_path / "root"
+    (root / ".git").mkdir(parents=True)
+    (root / "__pycache__").mkdir()
+    async with watching(root) as posted:
+        # Written before the file that is reported, so they would come in its batch or an earlier one.
+        (root / ".git" / "index").write_text("x")
+        (root / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+        (root / ".a.py.swp").write_text("x")
+        (root / "a.py").write_text("a = 1\n")
+        await posted.until(lambda log: any(("added", str(root / "a.py")) in b for b in log[1:]), "the new file")
+        reported = {path for batch in posted.log[1:] for _, path in batch}  # type: ignore[union-attr]
+        assert reported == {str(root / "a.py")}
