@@ -179,6 +179,11 @@ def _size(key: str) -> Callable[[SettingResult], str]:
     return lambda s: format_num(s.summary.overall.size_stats()[key])
 
 
+def _count_and_pct(count: int, pct: float | None) -> str:
+    """``203 (30.4%)``: a count and the share it is (``-`` when there is nothing to divide by)."""
+    return f"{count:,} ({format_pct(pct)}{'' if pct is None else '%'})"
+
+
 #: The measured columns of the sweep table (after the # and the varied fields), as the
 #: CLI and the explorer both show them.
 SWEEP_COLUMNS: tuple[Column, ...] = (
@@ -191,10 +196,18 @@ SWEEP_COLUMNS: tuple[Column, ...] = (
     Column("over%", lambda s: format_pct(s.summary.overall.over_pct)),
     # What a small size costs: definitions larger than the limit, in pieces; beside them
     # those split although they fit (the engine never does: it should read 0).
-    Column("cut too big", lambda s: f"{s.cut_too_big:,} ({format_pct(s.cut_too_big_pct)})"),
-    Column("split (fit)", lambda s: f"{s.split_definitions:,} ({format_pct(s.summary.overall.split_any_pct)})"),
+    Column("cut too big", lambda s: _count_and_pct(s.cut_too_big, s.cut_too_big_pct)),
+    Column("split (fit)", lambda s: _count_and_pct(s.split_definitions, s.summary.overall.split_any_pct)),
     Column("doc_split%", lambda s: format_pct(s.summary.overall.doc_split_pct)),
     Column("index", lambda s: human_bytes(s.index_bytes)),
+)
+
+
+#: What the two columns of definitions count, and what each percentage is of (the two
+#: shares have different bases): shown under the sweep table in every face, a line each.
+SWEEP_NOTES = (
+    "cut too big: definitions larger than their room, cut into pieces (% of all definitions)",
+    "split (fit): definitions that fit their room, yet no chunk holds whole (% of those that fit)",
 )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..display import SWEEP_COLUMNS, axis_cells, bar, format_pct, human_bytes, plural, sweep_heading
+from ..display import SWEEP_COLUMNS, SWEEP_NOTES, axis_cells, bar, format_pct, human_bytes, plural, sweep_heading
 from ..engine.measure.sweep import SettingResult, SweepResult
 from ..engine.retrieval import HEADLINE_METRICS, EvalResult
 from ..engine.retrieval.recommend import DISAGREEMENT
@@ -80,6 +80,8 @@ def print_table(console: Console, result: SweepResult, current: int | None,
         cells += [column[setting.index] for _, column in extra_columns or ()]
         table.add_row(*(Text(c) for c in cells), style="bold" if mark else "")
     console.print(table)
+    for note in SWEEP_NOTES:
+        console.print(Text(note, style="dim"))
     if current is not None:
         console.print(Text("* the settings in effect now (settings file and flags)", style="dim"))
 

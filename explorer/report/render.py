@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from ..display import (
     QUALITY_COLUMNS,
     SWEEP_COLUMNS,
+    SWEEP_NOTES,
     axis_cells,
     evaluation_heading,
     evaluation_legend,
@@ -117,6 +118,7 @@ def render(content: ReportContent) -> str:
         sweep = content.sweep
         headers, axes = axis_cells(sweep.varied, [s.options for s in sweep.settings])
         page["sweep_heading"] = sweep_heading(sweep)
+        page["sweep_notes"] = SWEEP_NOTES
         page["sweep_headers"] = ["#", *headers, *(c.header for c in SWEEP_COLUMNS)]
         page["sweep_rows"] = [[f"{s.index + 1}{'*' if s.index == content.sweep_current else ''}", *axis,
                                *(c.cell(s) for c in SWEEP_COLUMNS)] for s, axis in zip(sweep.settings, axes)]

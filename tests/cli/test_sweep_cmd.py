@@ -13,7 +13,7 @@ from explorer.cli import main as cli_main
 from explorer.cli import sweep_cmd
 from explorer.cli.errors import UsageError
 from explorer.cli.settings_grid import pick_setting
-from explorer.display import bar
+from explorer.display import SWEEP_NOTES, bar, format_pct
 from explorer.engine.options import ChunkOptions
 from explorer.workspace.settings import SETTINGS_FILE, read_settings_file
 
@@ -120,6 +120,34 @@ def test_table_and_chart(project, capsys):
     assert len(rows) == 4  # a table row and a chart row per setting
     assert "█" in captured.out and "bars on 0-" in captured.out
     assert "Swept 2 files" in captured.err
+
+
+def test_the_definition_columns_give_each_share_with_its_sign_and_what_it_is_of(project, capsys):
+    doc = sweep_json(capsys, str(project), "--max-size", "20,60,300", "--no-settings")
+    assert run(str(project), "--max-size", "20,60,300", "--no-settings", "-j", "1", "--no-chart", "-q") == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {int(line.split()[0]): line for line in lines if line.split() and line.split()[0] in ("1", "2", "3")}
+    assert doc["settings"][0]["cutTooBig"] > 0  # a cut share to show
+    def share(count: int, pct: float | None) -> str:
+        return f"{count:,} (-)" if pct is None else f"{count:,} ({format_pct(pct)}%)"
+
+    for number, setting in enumerate(doc["settings"], 1):
+        cut = share(setting["cutTooBig"], setting["cutTooBigPct"])
+        split = share(setting["splitDefinitions"], setting["splitAnyPct"])
+        assert f"{cut} {split}" in " ".join(rows[number].split()), rows[number]
+    assert any(setting["splitAnyPct"] is not None for setting in doc["settings"])  # a split share shown too
+    # Under the table, a line for each column: what it counts and what its share is of.
+    assert lines[-len(SWEEP_NOTES):] == list(SWEEP_NOTES)
+    assert "% of all definitions" in SWEEP_NOTES[0] and "% of those that fit" in SWEEP_NOTES[1]
+
+
+def test_a_share_of_no_definitions_is_a_dash_without_a_sign(tmp_path, capsys):
+    (tmp_path / "data.json").write_text('{"orders": [1, 2, 3], "total": 6}\n')
+    assert run(str(tmp_path), "--max-size", "5,300", "--no-settings", "-j", "1", "--no-chart", "-q") == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[:1] in (["1"], ["2"])]
+    assert len(rows) == 2
+    for row in rows:
+        assert row.count("(-)") == 2 and "(-%)" not in row  # cut too big and split (fit): nothing to divide
 
 
 def test_no_chart(project, capsys):

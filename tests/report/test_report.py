@@ -168,6 +168,8 @@ def test_the_report_says_what_the_cli_says_with_the_same_units(small_repo, tmp_p
     assert "sizes in tokens" in heading and heading in page
     row = next(line for line in said if line.startswith("2*"))  # the settings in effect, marked alike
     assert " ".join(row.split()[:4]) in page
+    notes = [line for line in said if line.startswith(("cut too big:", "split (fit):"))]
+    assert len(notes) == 2 and all(note in page for note in notes)  # what the shares are of, as the CLI says
 
 
 def test_the_report_names_what_it_skipped_by_the_one_exit_rule(small_repo, tmp_path):

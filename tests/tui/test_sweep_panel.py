@@ -185,7 +185,9 @@ async def test_the_sweep_takes_a_grid_and_shows_definitions_cut_because_too_big(
             assert split.startswith(f"{setting.split_definitions:,} (")
         small_ast = want.settings[0]
         assert small_ast.cut_too_big > 0 and small_ast.split_definitions == 0
-        assert "cut too big%" in rendered(screen.query_one("#sweep-chart", Static).content)
+        chart = rendered(screen.query_one("#sweep-chart", Static).content)
+        assert "cut too big%" in chart
+        assert "(% of all definitions)" in chart and "(% of those that fit)" in chart  # what the shares are of
 
         # A bad value in any field: nothing runs, and the message says which field.
         screen.query_one("#sweep-context", Input).value = "full, most"

@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from explorer.display import SWEEP_COLUMNS, bar, format_pct, grid_label, human_bytes
+from explorer.display import SWEEP_COLUMNS, SWEEP_NOTES, bar, format_pct, grid_label, human_bytes
 from explorer.engine.measure.sweep import SettingResult, SweepResult
 
 from ..widgets.fits import FitsWidth
@@ -70,4 +70,4 @@ def _chart(result: SweepResult, width: int) -> Group:
         table.add_row(*cells)
     note = Text(f"chunks and index size: scaled to the largest; the percentages: on 0-{percent_scale:.0f}%",
                 style=Style(dim=True))
-    return Group(table, Text(""), note)
+    return Group(table, Text(""), note, *(Text(line, style=Style(dim=True)) for line in SWEEP_NOTES))
