@@ -141,6 +141,14 @@ def test_the_definition_columns_give_each_share_with_its_sign_and_what_it_is_of(
     assert "% of all definitions" in SWEEP_NOTES[0] and "% of those that fit" in SWEEP_NOTES[1]
 
 
+def test_the_heading_names_the_files_and_the_unit_the_sizes_are_in(project, capsys):
+    assert run(str(project), "--max-size", "60,300", "--no-settings", "-j", "1", "--no-chart", "-q") == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("Sweep of 2 files (sizes in nws; index = vectors of ")
+    assert run(str(project), "--max-size", "10", "--size-unit", "nws,lines", "--no-settings", "-j", "1",
+               "--no-chart", "-q") == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("Sweep of 2 files (sizes in unit; ")  # the unit varies
+
+
 def test_a_share_of_no_definitions_is_a_dash_without_a_sign(tmp_path, capsys):
     (tmp_path / "data.json").write_text('{"orders": [1, 2, 3], "total": 6}\n')
     assert run(str(tmp_path), "--max-size", "5,300", "--no-settings", "-j", "1", "--no-chart", "-q") == 0
